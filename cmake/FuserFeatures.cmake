@@ -1,0 +1,29 @@
+# Resolves the ON/OFF/AUTO feature switches into FUSER_ENABLE_<X>_RESOLVED.
+# ON fails the configure when the dependency is missing; AUTO quietly drops it.
+function(fuser_resolve_feature name found)
+  set(request "${FUSER_ENABLE_${name}}")
+  string(TOUPPER "${request}" request)
+  if(request STREQUAL "ON" AND NOT ${found})
+    message(FATAL_ERROR "FUSER_ENABLE_${name}=ON but its dependency was not found")
+  endif()
+  if((request STREQUAL "ON" OR request STREQUAL "AUTO") AND ${found})
+    set(FUSER_ENABLE_${name}_RESOLVED ON PARENT_SCOPE)
+  else()
+    set(FUSER_ENABLE_${name}_RESOLVED OFF PARENT_SCOPE)
+  endif()
+endfunction()
+
+if(NOT FUSER_ENABLE_COMPILER STREQUAL "OFF")
+  find_package(MLIR CONFIG QUIET)
+endif()
+fuser_resolve_feature(COMPILER MLIR_FOUND)
+
+if(NOT FUSER_ENABLE_CUDA STREQUAL "OFF")
+  find_package(CUDAToolkit QUIET)
+endif()
+fuser_resolve_feature(CUDA CUDAToolkit_FOUND)
+
+if(NOT FUSER_ENABLE_MPI STREQUAL "OFF")
+  find_package(MPI QUIET COMPONENTS C)
+endif()
+fuser_resolve_feature(MPI MPI_C_FOUND)

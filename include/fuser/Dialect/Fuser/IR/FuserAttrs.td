@@ -1,0 +1,141 @@
+//===- FuserAttrs.td - device mesh and sharding attributes -*- tablegen -*-===//
+
+#ifndef FUSER_DIALECT_FUSER_IR_FUSERATTRS_TD
+#define FUSER_DIALECT_FUSER_IR_FUSERATTRS_TD
+
+include "fuser/Dialect/Fuser/IR/FuserBase.td"
+include "mlir/IR/TensorEncoding.td"
+
+class Fuser_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Fuser_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Fuser_MeshAttr : Fuser_Attr<"Mesh", "mesh"> {
+  let summary = "An n-D array of device ids (ranks)";
+  let description = [{
+    A device mesh: its shape and the device id at each position, row-major.
+    Mesh axes are the units of sharding; axis 0 is the outermost (the
+    innermost axis is nvFuser's DIDx). When `devices` is omitted the ids are
+    0 .. N-1 in row-major order.
+
+    ```mlir
+    #fuser.mesh<[2, 4]>
+    #fuser.mesh<[2, 2], devices = [0, 2, 1, 3]>
+    ```
+
+    A mesh with a size-1 axis is the slice of a larger mesh at one index of
+    that axis; gather, scatter, reduce and broadcast move data between a mesh
+    and such a slice.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "size of each mesh axis">:$shape,
+    ArrayRefParameter<"int64_t", "device ids, row-major; empty means 0..N-1">:$devices
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// A mesh with implied device ids 0 .. N-1.
+    static MeshAttr get(::mlir::MLIRContext *context,
+                        ::llvm::ArrayRef<int64_t> shape) {
+      return get(context, shape, {});
+    }
+    int64_t getRank() const { return getShape().size(); }
+    int64_t getNumDevices() const;
+    int64_t getAxisSize(int64_t axis) const { return getShape()[axis]; }
+    /// Device ids, row-major, whether stored explicitly or implied.
+    ::llvm::SmallVector<int64_t> getDeviceIds() const;
+    /// The size-1 slice of this mesh at `index` along `axis`.
+    MeshAttr getSlice(int64_t axis, int64_t index) const;
+    /// The same mesh in the runtime's plain C++ form.
+    ::fuser::Mesh toMesh() const;
+  }];
+}
+
+def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "How a tensor value is distributed over a device mesh";
+  let description = [{
+    The encoding of a tensor type in the fuser dialect. Shapes stay global;
+    the sharding says how each rank's local piece is cut out of it:
+
+    * `dims`: per logical dim the mesh axes that split it, outermost first.
+      `[]` means the dim is replicated. A dim split by axes `[0, 1]` on a
+      `[2, 4]` mesh is cut into 2 blocks by axis 0, each into 4 by axis 1.
+    * `partial = {axis : kind}`: the value is a pending reduction across
+      these mesh axes (e.g. after a row-parallel matmul); all axes share one
+      reduction kind. An allreduce or reduce-scatter resolves it.
+    * `stream = {dim : chunks}`: one dim is split into chunks for host-side
+      pipelining (at most one dim).
+    * `order`: allocation order, a permutation of the logical dims from
+      outermost to innermost (row-major when absent).
+    * `contiguity`: per allocated dim (in allocation order) whether it is
+      contiguous with the next inner one (all contiguous when absent).
+
+    Every mesh axis is used at most once: by one dim or as a partial axis.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>
+    tensor<8x16xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>
+    tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []], stream = {1 : 4},
+                                     order = [1, 0], contiguity = [true, false]>>
+    ```
+  }];
+  let parameters = (ins
+    "MeshAttr":$mesh,
+    ArrayRefParameter<"::mlir::DenseI64ArrayAttr", "mesh axes per dim">:$dims,
+    ArrayRefParameter<"int64_t", "mesh axes holding partial values">:$partialAxes,
+    "ReductionKind":$partialKind,
+    "std::optional<int64_t>":$streamDim,
+    "int64_t":$streamChunks,
+    ArrayRefParameter<"int64_t", "allocation order">:$order,
+    ArrayRefParameter<"bool", "contiguity per allocated dim">:$contiguity
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  // The builder below canonicalizes (sorted partial axes, no identity order,
+  // no all-true contiguity); the verifier rejects other spellings.
+  let builders = [
+    AttrBuilderWithInferredContext<(ins "MeshAttr":$mesh,
+        "::llvm::ArrayRef<::llvm::SmallVector<int64_t>>":$dimAxes,
+        CArg<"::llvm::ArrayRef<int64_t>", "{}">:$partialAxes,
+        CArg<"ReductionKind", "ReductionKind::Sum">:$partialKind,
+        CArg<"std::optional<int64_t>", "std::nullopt">:$streamDim,
+        CArg<"int64_t", "0">:$streamChunks,
+        CArg<"::llvm::ArrayRef<int64_t>", "{}">:$order,
+        CArg<"::llvm::ArrayRef<bool>", "{}">:$contiguity)>
+  ];
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getDims().size(); }
+    /// Mesh axes splitting `dim`, outermost first.
+    ::llvm::ArrayRef<int64_t> getDimAxes(int64_t dim) const {
+      return getDims()[dim].asArrayRef();
+    }
+    /// All dims' axis lists, to edit and pass to withDims.
+    ::llvm::SmallVector<::llvm::SmallVector<int64_t>> getDimAxesList() const;
+    /// All dims' axis lists in the runtime's plain C++ form.
+    ::fuser::DimAxes toDimAxes() const;
+    /// The dim `axis` splits, if any.
+    std::optional<int64_t> getDimSplitBy(int64_t axis) const;
+    bool isPartialOver(int64_t axis) const;
+    bool isPartial() const { return !getPartialAxes().empty(); }
+    /// Number of ranks that hold distinct pieces of `dim`.
+    int64_t getNumShards(int64_t dim) const;
+    /// Local (per-rank) shape of a tensor of `globalShape` with this sharding.
+    ::llvm::SmallVector<int64_t> getLocalShape(::llvm::ArrayRef<int64_t> globalShape) const;
+
+    /// Same sharding with the dims' axis lists replaced (partial, stream and
+    /// layout kept).
+    ShardingAttr withDims(::llvm::ArrayRef<::llvm::SmallVector<int64_t>> dimAxes) const;
+    /// Same sharding with the partial axes replaced.
+    ShardingAttr withPartial(::llvm::ArrayRef<int64_t> axes, ReductionKind kind) const;
+    /// Same sharding on another mesh.
+    ShardingAttr withMesh(MeshAttr mesh) const;
+    /// Mesh and per-dim axes and partial state equal: the two values place
+    /// the same data on the same ranks (stream split and layout may differ).
+    bool hasSamePlacement(ShardingAttr other) const;
+  }];
+}
+
+#endif // FUSER_DIALECT_FUSER_IR_FUSERATTRS_TD

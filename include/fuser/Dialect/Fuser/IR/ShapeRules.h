@@ -1,0 +1,29 @@
+//===- ShapeRules.h - shape rules shared by fuser and hostir ----*- C++ -*-===//
+//
+// fuser.matmul/linear (global tensors) and hostir.matmul/linear (local
+// buffers) follow the same shape rules; both verify through these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_DIALECT_FUSER_IR_SHAPERULES_H
+#define FUSER_DIALECT_FUSER_IR_SHAPERULES_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+
+namespace mlir::fuser {
+
+/// [..., M, K] x [..., K, N] -> [..., M, N]; equal ranks >= 2, equal batch
+/// dims and element types.
+FailureOr<SmallVector<int64_t>> getMatmulShape(std::optional<Location> loc,
+                                               ShapedType lhs, ShapedType rhs);
+
+/// input [..., K] x weight [N, K] (+ bias [N]) -> [..., N]; a weight [K]
+/// (+ bias of rank 0) contracts the last dim away. `bias` may be null.
+FailureOr<SmallVector<int64_t>> getLinearShape(std::optional<Location> loc,
+                                               ShapedType input,
+                                               ShapedType weight,
+                                               ShapedType bias);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_DIALECT_FUSER_IR_SHAPERULES_H

@@ -1,0 +1,23 @@
+//===- HostIR.h - hostir dialect, types and ops -----------------*- C++ -*-===//
+
+#ifndef FUSER_DIALECT_HOSTIR_IR_HOSTIR_H
+#define FUSER_DIALECT_HOSTIR_IR_HOSTIR_H
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "fuser/Dialect/HostIR/IR/HostIRDialect.h.inc"
+#include "fuser/Dialect/HostIR/IR/HostIREnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "fuser/Dialect/HostIR/IR/HostIRTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "fuser/Dialect/HostIR/IR/HostIROps.h.inc"
+
+#endif // FUSER_DIALECT_HOSTIR_IR_HOSTIR_H

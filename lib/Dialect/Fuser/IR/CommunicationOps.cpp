@@ -1,0 +1,269 @@
+//===- CommunicationOps.cpp - verifiers of fuser.comm.* ops ---------------===//
+//
+// Each verifier derives the sharding the other side must have from the
+// communication kind and compares placements (mesh, dim axes, partial
+// state); stream splits and layouts are free on both sides.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+/// The shardings of a communication op's two sides, checked present.
+struct CommSides {
+  ShardingAttr input;
+  ShardingAttr result;
+};
+} // namespace
+
+static FailureOr<CommSides> getSides(Operation *op) {
+  ShardingAttr input = getSharding(op->getOperand(0));
+  ShardingAttr result = getSharding(op->getResult(0));
+  if (!input)
+    return op->emitOpError("operand has no sharding; communication ops move "
+                           "data between sharded values");
+  if (!result)
+    return op->emitOpError("result has no sharding; communication ops move "
+                           "data between sharded values");
+  return CommSides{input, result};
+}
+
+static LogicalResult checkAxis(Operation *op, ShardingAttr sharding,
+                               StringRef side, int64_t axis) {
+  int64_t rank = sharding.getMesh().getRank();
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError("mesh axis ")
+           << axis << " is out of range for the " << side << "'s mesh of "
+           << rank << " axes";
+  return success();
+}
+
+static LogicalResult checkRoot(Operation *op, MeshAttr mesh, int64_t axis,
+                               int64_t root) {
+  if (root < 0 || root >= mesh.getAxisSize(axis))
+    return op->emitOpError("root ")
+           << root << " is out of range for mesh axis " << axis << " of size "
+           << mesh.getAxisSize(axis);
+  return success();
+}
+
+static LogicalResult checkSameMesh(Operation *op, CommSides sides) {
+  if (sides.input.getMesh() != sides.result.getMesh())
+    return op->emitOpError("keeps the mesh, but the operand is on ")
+           << sides.input.getMesh() << " and the result on "
+           << sides.result.getMesh();
+  return success();
+}
+
+/// The dim of `sharding` split by `axis`, or an error naming the side.
+static FailureOr<int64_t> getSplitDim(Operation *op, ShardingAttr sharding,
+                                      StringRef side, int64_t axis) {
+  std::optional<int64_t> dim = sharding.getDimSplitBy(axis);
+  if (!dim)
+    return op->emitOpError() << side << " is not split along mesh axis "
+                             << axis;
+  return *dim;
+}
+
+static LogicalResult checkPartialOver(Operation *op, ShardingAttr sharding,
+                                      int64_t axis) {
+  if (!sharding.isPartialOver(axis))
+    return op->emitOpError("operand is not partial over mesh axis ") << axis;
+  return success();
+}
+
+/// Reports a mismatch between the actual and the required sharding of one
+/// side, printing the required one.
+static LogicalResult checkPlacement(Operation *op, StringRef side,
+                                    ShardingAttr actual, ShardingAttr expected,
+                                    StringRef why) {
+  if (actual.hasSamePlacement(expected))
+    return success();
+  return op->emitOpError() << side << " sharding must be " << expected << " ("
+                           << why << "), got " << actual;
+}
+
+static SmallVector<SmallVector<int64_t>> withoutAxis(ShardingAttr sharding,
+                                                     int64_t axis) {
+  SmallVector<SmallVector<int64_t>> dims = sharding.getDimAxesList();
+  for (SmallVector<int64_t> &axes : dims)
+    llvm::erase(axes, axis);
+  return dims;
+}
+
+static SmallVector<int64_t> partialWithout(ShardingAttr sharding, int64_t axis) {
+  SmallVector<int64_t> axes(sharding.getPartialAxes());
+  llvm::erase(axes, axis);
+  return axes;
+}
+
+/// `source`'s dims with `axis` placed on `dim` at the position it has in
+/// `target`, so that the only difference is where `axis` sits.
+static SmallVector<SmallVector<int64_t>>
+withAxisAsIn(ShardingAttr source, ShardingAttr target, int64_t axis,
+             int64_t dim) {
+  SmallVector<SmallVector<int64_t>> dims = withoutAxis(source, axis);
+  ArrayRef<int64_t> targetAxes = target.getDimAxes(dim);
+  auto position = llvm::find(targetAxes, axis) - targetAxes.begin();
+  SmallVector<int64_t> &axes = dims[dim];
+  axes.insert(axes.begin() + std::min<int64_t>(position, axes.size()), axis);
+  return dims;
+}
+
+LogicalResult AllgatherOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
+      failed(checkSameMesh(*this, *sides)) ||
+      failed(getSplitDim(*this, sides->input, "operand", axis)))
+    return failure();
+  return checkPlacement(*this, "result", sides->result,
+                        sides->input.withDims(withoutAxis(sides->input, axis)),
+                        "the operand's without the gathered axis");
+}
+
+LogicalResult AllreduceOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
+      failed(checkSameMesh(*this, *sides)) ||
+      failed(checkPartialOver(*this, sides->input, axis)))
+    return failure();
+  ShardingAttr expected = sides->input.withPartial(
+      partialWithout(sides->input, axis), sides->input.getPartialKind());
+  return checkPlacement(*this, "result", sides->result, expected,
+                        "the operand's, no longer partial over the axis");
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
+      failed(checkSameMesh(*this, *sides)) ||
+      failed(checkPartialOver(*this, sides->input, axis)))
+    return failure();
+  FailureOr<int64_t> dim = getSplitDim(*this, sides->result, "result", axis);
+  if (failed(dim))
+    return failure();
+  ShardingAttr resolved = sides->input.withPartial(
+      partialWithout(sides->input, axis), sides->input.getPartialKind());
+  ShardingAttr expected = resolved.withDims(
+      withAxisAsIn(resolved, sides->result, axis, *dim));
+  return checkPlacement(*this, "result", sides->result, expected,
+                        "the operand's, resolved and split along the axis");
+}
+
+LogicalResult ReduceOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
+      failed(checkRoot(*this, sides->input.getMesh(), axis, getRoot())) ||
+      failed(checkPartialOver(*this, sides->input, axis)))
+    return failure();
+  ShardingAttr expected =
+      sides->input
+          .withPartial(partialWithout(sides->input, axis),
+                       sides->input.getPartialKind())
+          .withMesh(sides->input.getMesh().getSlice(axis, getRoot()));
+  return checkPlacement(*this, "result", sides->result, expected,
+                        "resolved onto the root's slice of the mesh");
+}
+
+LogicalResult BroadcastCommOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->result, "result", axis)) ||
+      failed(checkRoot(*this, sides->result.getMesh(), axis, getRoot())))
+    return failure();
+  if (sides->result.getDimSplitBy(axis) || sides->result.isPartialOver(axis))
+    return emitOpError("result uses mesh axis ")
+           << axis << "; a broadcast replicates the value along it";
+  ShardingAttr expected = sides->result.withMesh(
+      sides->result.getMesh().getSlice(axis, getRoot()));
+  return checkPlacement(*this, "operand", sides->input, expected,
+                        "the result's, on the root's slice of the mesh");
+}
+
+LogicalResult GatherOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
+      failed(checkRoot(*this, sides->input.getMesh(), axis, getRoot())) ||
+      failed(getSplitDim(*this, sides->input, "operand", axis)))
+    return failure();
+  ShardingAttr expected =
+      sides->input.withDims(withoutAxis(sides->input, axis))
+          .withMesh(sides->input.getMesh().getSlice(axis, getRoot()));
+  return checkPlacement(*this, "result", sides->result, expected,
+                        "the operand's without the axis, on the root's slice");
+}
+
+LogicalResult ScatterOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->result, "result", axis)) ||
+      failed(checkRoot(*this, sides->result.getMesh(), axis, getRoot())) ||
+      failed(getSplitDim(*this, sides->result, "result", axis)))
+    return failure();
+  ShardingAttr expected =
+      sides->result.withDims(withoutAxis(sides->result, axis))
+          .withMesh(sides->result.getMesh().getSlice(axis, getRoot()));
+  return checkPlacement(*this, "operand", sides->input, expected,
+                        "the result's without the axis, on the root's slice");
+}
+
+LogicalResult SendRecvOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  if (failed(sides))
+    return failure();
+  MeshAttr from = sides->input.getMesh(), to = sides->result.getMesh();
+  if (from == to)
+    return emitOpError("operand and result are on the same mesh ")
+           << from << "; send_recv moves data between two meshes";
+  if (from.getShape() != to.getShape())
+    return emitOpError("operand mesh ")
+           << from << " and result mesh " << to
+           << " have different shapes; send_recv pairs equal positions";
+  return checkPlacement(*this, "result", sides->result,
+                        sides->input.withMesh(to),
+                        "the operand's, on the result's mesh");
+}
+
+LogicalResult AllToAllOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
+      failed(checkSameMesh(*this, *sides)))
+    return failure();
+  FailureOr<int64_t> from = getSplitDim(*this, sides->input, "operand", axis);
+  if (failed(from))
+    return failure();
+  FailureOr<int64_t> to = getSplitDim(*this, sides->result, "result", axis);
+  if (failed(to))
+    return failure();
+  if (*from == *to)
+    return emitOpError("mesh axis ")
+           << axis << " splits dim " << *from
+           << " on both sides; all_to_all moves the split to another dim";
+  ShardingAttr expected = sides->input.withDims(
+      withAxisAsIn(sides->input, sides->result, axis, *to));
+  return checkPlacement(*this, "result", sides->result, expected,
+                        "the operand's with the axis moved to another dim");
+}
+
+LogicalResult CollectivePermuteOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)))
+    return failure();
+  int64_t size = sides->input.getMesh().getAxisSize(axis);
+  if (getOffset() % size == 0)
+    return emitOpError("offset ")
+           << getOffset() << " on mesh axis " << axis << " of size " << size
+           << " moves nothing";
+  return checkPlacement(*this, "result", sides->result, sides->input,
+                        "a permutation keeps the placement");
+}

@@ -1,0 +1,63 @@
+//===- FuserDialect.cpp - fuser dialect registration ----------------------===//
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+#include "fuser/Dialect/Fuser/IR/FuserDialect.cpp.inc"
+#include "fuser/Dialect/Fuser/IR/FuserEnums.cpp.inc"
+
+namespace {
+/// Prints meshes and shardings as `#mesh`, `#sharding` aliases so that the
+/// tensor types of a program stay readable.
+struct FuserOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<MeshAttr>(attr)) {
+      os << "mesh";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<ShardingAttr>(attr)) {
+      os << "sharding";
+      return AliasResult::OverridableAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
+void FuserDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "fuser/Dialect/Fuser/IR/FuserOps.cpp.inc"
+      >();
+  addInterfaces<FuserOpAsmInterface>();
+}
+
+bool mlir::fuser::haveSameGlobalTypes(TypeRange lhs, TypeRange rhs) {
+  if (lhs.size() != rhs.size())
+    return false;
+  for (auto [l, r] : llvm::zip_equal(lhs, rhs)) {
+    auto lt = dyn_cast<RankedTensorType>(l);
+    auto rt = dyn_cast<RankedTensorType>(r);
+    if (!lt || !rt) {
+      if (l != r)
+        return false;
+      continue;
+    }
+    if (lt.getShape() != rt.getShape() ||
+        lt.getElementType() != rt.getElementType())
+      return false;
+  }
+  return true;
+}
+
+ShardingAttr mlir::fuser::getSharding(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return dyn_cast_or_null<ShardingAttr>(tensor.getEncoding());
+  return {};
+}

@@ -1,0 +1,151 @@
+//===- CommunicationOps.cpp - verifiers of hostir collectives -------------===//
+//
+// Collectives see local buffers: element types must agree, buffers must be
+// contiguous (the libraries read them as flat arrays), and with static
+// shapes the element counts must relate through the team size as the kind
+// requires.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+
+using namespace mlir;
+using namespace mlir::hostir;
+
+namespace {
+/// How the output's element count relates to the input's.
+enum class CountRule { Equal, OutputIsTeamTimesInput, InputIsTeamTimesOutput,
+                       EqualAndDivisibleByTeam };
+} // namespace
+
+static bool isContiguousRowMajor(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      !type.hasStaticShape())
+    return false;
+  int64_t expected = 1;
+  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+    if (type.getDimSize(dim) != 1 && strides[dim] != expected)
+      return false;
+    expected *= type.getDimSize(dim);
+  }
+  return true;
+}
+
+static LogicalResult verifyCollective(Operation *op, MemRefType input,
+                                      MemRefType output, TeamType team,
+                                      Backend backend, CountRule rule,
+                                      bool reduces,
+                                      std::optional<int64_t> root) {
+  if (input.getElementType() != output.getElementType())
+    return op->emitOpError("input element type ")
+           << input.getElementType() << " differs from output element type "
+           << output.getElementType();
+  for (auto [name, type] : {std::pair<StringRef, MemRefType>{"input", input},
+                            {"output", output}})
+    if (!isContiguousRowMajor(type))
+      return op->emitOpError() << name << " buffer " << type
+                               << " is not contiguous; communication buffers "
+                                  "must be contiguous row-major";
+  if (reduces && backend == Backend::CudaIpc)
+    return op->emitOpError("backend cuda_ipc moves data but cannot reduce; "
+                           "use nccl or mpi");
+  int64_t size = team.getSize();
+  if (root && (*root < 0 || *root >= size))
+    return op->emitOpError("root ")
+           << *root << " is out of range for a team of " << size;
+  if (!input.hasStaticShape() || !output.hasStaticShape())
+    return success();
+  int64_t in = input.getNumElements(), out = output.getNumElements();
+  bool ok = false;
+  StringRef expectation;
+  switch (rule) {
+  case CountRule::Equal:
+    ok = in == out;
+    expectation = "the same number of elements as the input";
+    break;
+  case CountRule::OutputIsTeamTimesInput:
+    ok = out == size * in;
+    expectation = "team size times the input's elements";
+    break;
+  case CountRule::InputIsTeamTimesOutput:
+    ok = in == size * out;
+    expectation = "the input's elements divided by the team size";
+    break;
+  case CountRule::EqualAndDivisibleByTeam:
+    ok = in == out && in % size == 0;
+    expectation = "as many elements as the input, a multiple of the team size";
+    break;
+  }
+  if (!ok)
+    return op->emitOpError("output has ")
+           << out << " elements but needs " << expectation << " (input "
+           << in << " elements, team of " << size << ")";
+  return success();
+}
+
+LogicalResult AllgatherOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(),
+                          CountRule::OutputIsTeamTimesInput, false,
+                          std::nullopt);
+}
+
+LogicalResult AllreduceOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(), CountRule::Equal,
+                          true, std::nullopt);
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(),
+                          CountRule::InputIsTeamTimesOutput, true,
+                          std::nullopt);
+}
+
+LogicalResult ReduceOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(), CountRule::Equal,
+                          true, getRoot());
+}
+
+LogicalResult BroadcastOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(), CountRule::Equal,
+                          false, getRoot());
+}
+
+LogicalResult GatherOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(),
+                          CountRule::OutputIsTeamTimesInput, false, getRoot());
+}
+
+LogicalResult ScatterOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(),
+                          CountRule::InputIsTeamTimesOutput, false, getRoot());
+}
+
+LogicalResult AllToAllOp::verify() {
+  return verifyCollective(*this, getInput().getType(), getOutput().getType(),
+                          getTeam().getType(), getBackend(),
+                          CountRule::EqualAndDivisibleByTeam, false,
+                          std::nullopt);
+}
+
+LogicalResult CoalesceOp::verifyRegions() {
+  for (Operation &op : getBody().front()) {
+    if (!isa<SendOp, RecvOp>(op))
+      return op.emitOpError("cannot be coalesced; hostir.coalesce groups "
+                            "hostir.send and hostir.recv only");
+    if (!op.getResult(0).use_empty())
+      return op.emitOpError("work handle is used inside hostir.coalesce; wait "
+                            "on the group's handle instead");
+  }
+  return success();
+}

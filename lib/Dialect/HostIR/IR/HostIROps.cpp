@@ -1,0 +1,150 @@
+//===- HostIROps.cpp - hostir op verifiers --------------------------------===//
+
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+#include "fuser/Dialect/Fuser/IR/ShapeRules.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::hostir;
+
+#define GET_OP_CLASSES
+#include "fuser/Dialect/HostIR/IR/HostIROps.cpp.inc"
+
+LogicalResult TeamOp::verify() {
+  fuser::MeshAttr mesh = getMesh();
+  ArrayRef<int64_t> axes = getAxes();
+  if (axes.empty())
+    return emitOpError("needs at least one mesh axis");
+  SmallVector<bool> seen(mesh.getRank(), false);
+  int64_t size = 1;
+  for (int64_t axis : axes) {
+    if (axis < 0 || axis >= mesh.getRank())
+      return emitOpError("mesh axis ")
+             << axis << " is out of range for a mesh of " << mesh.getRank()
+             << " axes";
+    if (seen[axis])
+      return emitOpError("mesh axis ") << axis << " is listed twice";
+    seen[axis] = true;
+    size *= mesh.getAxisSize(axis);
+  }
+  if (getTeam().getType().getSize() != size)
+    return emitOpError("team type has size ")
+           << getTeam().getType().getSize() << " but mesh axes [" << axes
+           << "] span " << size << " ranks";
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  Operation *kernel = symbolTable.lookupNearestSymbolFrom(*this, getKernel());
+  if (!kernel)
+    return emitOpError("kernel ") << getKernel() << " not found";
+  auto function = dyn_cast<FunctionOpInterface>(kernel);
+  if (!function)
+    return emitOpError("kernel ") << getKernel() << " is not a function";
+  ArrayRef<Type> parameters = function.getArgumentTypes();
+  OperandRange arguments = getKernelOperands();
+  if (parameters.size() != arguments.size())
+    return emitOpError("kernel ")
+           << getKernel() << " takes " << parameters.size()
+           << " arguments but the launch passes " << arguments.size();
+  for (auto [index, parameter, argument] :
+       llvm::enumerate(parameters, arguments.getTypes()))
+    if (parameter != argument)
+      return emitOpError("argument #")
+             << index << " has type " << argument << " but kernel "
+             << getKernel() << " expects " << parameter;
+  return success();
+}
+
+/// Reports an output buffer whose shape is not `expected`.
+static LogicalResult verifyOutputShape(Operation *op, MemRefType input,
+                                       MemRefType out,
+                                       ArrayRef<int64_t> expected) {
+  if (out.getElementType() != input.getElementType())
+    return op->emitOpError("output element type ")
+           << out.getElementType() << " differs from the inputs' "
+           << input.getElementType();
+  if (out.getShape() != expected)
+    return op->emitOpError("output shape [")
+           << out.getShape() << "] differs from the computed shape ["
+           << expected << "]";
+  return success();
+}
+
+LogicalResult MatmulOp::verify() {
+  FailureOr<SmallVector<int64_t>> shape = fuser::getMatmulShape(
+      getLoc(), getLhs().getType(), getRhs().getType());
+  if (failed(shape))
+    return failure();
+  return verifyOutputShape(*this, getLhs().getType(), getOut().getType(),
+                           *shape);
+}
+
+LogicalResult LinearOp::verify() {
+  ShapedType bias;
+  if (getBias())
+    bias = cast<ShapedType>(getBias().getType());
+  FailureOr<SmallVector<int64_t>> shape = fuser::getLinearShape(
+      getLoc(), getInput().getType(), getWeight().getType(), bias);
+  if (failed(shape))
+    return failure();
+  return verifyOutputShape(*this, getInput().getType(), getOut().getType(),
+                           *shape);
+}
+
+LogicalResult CopyOp::verify() {
+  MemRefType source = getSource().getType(), target = getTarget().getType();
+  if (source.getElementType() != target.getElementType() ||
+      source.getShape() != target.getShape())
+    return emitOpError("source ")
+           << source << " and target " << target
+           << " differ in shape or element type";
+  return success();
+}
+
+LogicalResult AllocateOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (static_cast<int64_t>(getDynamicSizes().size()) != type.getNumDynamicDims())
+    return emitOpError("has ")
+           << getDynamicSizes().size() << " dynamic sizes for "
+           << type.getNumDynamicDims() << " dynamic dims of " << type;
+  if (getMemory() == MemoryKind::Symmetric && !type.getLayout().isIdentity())
+    return emitOpError("symmetric buffers are shared whole across ranks and "
+                       "need the identity layout, got ")
+           << type;
+  return success();
+}
+
+LogicalResult AliasSelectOp::verify() {
+  MemRefType buffer = getBuffer().getType(), view = getView().getType();
+  int64_t dim = getDim(), chunks = getChunks();
+  if (buffer.getElementType() != view.getElementType())
+    return emitOpError("view element type ")
+           << view.getElementType() << " differs from the buffer's "
+           << buffer.getElementType();
+  if (dim < 0 || dim >= buffer.getRank())
+    return emitOpError("dim ") << dim << " is out of range for rank "
+                               << buffer.getRank();
+  if (chunks < 1)
+    return emitOpError("chunks must be at least 1, got ") << chunks;
+  if (view.getRank() != buffer.getRank())
+    return emitOpError("view rank ")
+           << view.getRank() << " differs from buffer rank "
+           << buffer.getRank();
+  int64_t size = buffer.getDimSize(dim);
+  if (!ShapedType::isDynamic(size) && size % chunks != 0)
+    return emitOpError("dim ") << dim << " of size " << size
+                               << " does not split into " << chunks
+                               << " chunks";
+  SmallVector<int64_t> expected(buffer.getShape());
+  if (!ShapedType::isDynamic(size))
+    expected[dim] = size / chunks;
+  if (view.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("view shape [")
+           << view.getShape() << "] differs from the chunk shape [" << expected
+           << "]";
+  return success();
+}

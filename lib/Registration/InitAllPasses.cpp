@@ -1,0 +1,7 @@
+//===- InitAllPasses.cpp --------------------------------------------------===//
+
+#include "fuser/InitAllPasses.h"
+
+#include "mlir/Transforms/Passes.h"
+
+void fuser::registerAllPasses() { mlir::registerTransformsPasses(); }

@@ -1,0 +1,123 @@
+//===- ShardingAttrTest.cpp - mesh and sharding attribute helpers ---------===//
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+#include "fuser/InitAllDialects.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+
+class ShardingAttrTest : public ::testing::Test {
+protected:
+  ShardingAttrTest() {
+    DialectRegistry registry;
+    ::fuser::registerFuserDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  template <typename AttrT> AttrT parse(StringRef text) {
+    return dyn_cast_or_null<AttrT>(parseAttribute(text, &context));
+  }
+
+  std::string print(Attribute attr) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    attr.print(os);
+    return text;
+  }
+
+  MLIRContext context;
+};
+
+TEST_F(ShardingAttrTest, MeshDefaultsToRowMajorDeviceIds) {
+  auto mesh = parse<MeshAttr>("#fuser.mesh<[2, 4]>");
+  ASSERT_TRUE(mesh);
+  EXPECT_EQ(mesh.getNumDevices(), 8);
+  EXPECT_EQ(mesh.getDeviceIds(), (SmallVector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  // An explicit identity order is the same mesh.
+  EXPECT_EQ(parse<MeshAttr>("#fuser.mesh<[2, 4], devices = [0, 1, 2, 3, 4, 5, "
+                            "6, 7]>"),
+            mesh);
+}
+
+TEST_F(ShardingAttrTest, MeshSliceKeepsAxisNumbering) {
+  auto mesh = parse<MeshAttr>("#fuser.mesh<[2, 2], devices = [0, 2, 1, 3]>");
+  ASSERT_TRUE(mesh);
+  MeshAttr row = mesh.getSlice(0, 1);
+  EXPECT_EQ(row.getShape(), (ArrayRef<int64_t>{1, 2}));
+  EXPECT_EQ(row.getDeviceIds(), (SmallVector<int64_t>{1, 3}));
+  MeshAttr column = mesh.getSlice(1, 0);
+  EXPECT_EQ(column.getDeviceIds(), (SmallVector<int64_t>{0, 1}));
+  EXPECT_EQ(print(column), "#fuser.mesh<[2, 1]>");
+}
+
+TEST_F(ShardingAttrTest, LocalShapeAndQueries) {
+  auto sharding = parse<ShardingAttr>(
+      "#fuser.sharding<#fuser.mesh<[2, 4]>, [[0, 1], [], []], "
+      "partial = {}, stream = {2 : 4}>");
+  ASSERT_TRUE(sharding);
+  EXPECT_EQ(sharding.getLocalShape({16, 3, 8}),
+            (SmallVector<int64_t>{2, 3, 8}));
+  EXPECT_EQ(sharding.getDimSplitBy(1), std::optional<int64_t>(0));
+  EXPECT_EQ(sharding.getDimSplitBy(2), std::nullopt);
+  EXPECT_EQ(sharding.getNumShards(0), 8);
+  EXPECT_EQ(sharding.getNumShards(1), 1);
+  EXPECT_FALSE(sharding.isPartial());
+  EXPECT_EQ(sharding.getStreamDim(), std::optional<int64_t>(2));
+}
+
+TEST_F(ShardingAttrTest, DerivedShardingsAreCanonical) {
+  auto mesh = MeshAttr::get(&context, {2, 2});
+  auto sharding = ShardingAttr::get(mesh, {{0}, {}}, {}, ReductionKind::Sum,
+                                    std::nullopt, 0, /*order=*/{0, 1},
+                                    /*contiguity=*/{true, true});
+  // Identity order and all-true contiguity are the defaults, not stored.
+  EXPECT_TRUE(sharding.getOrder().empty());
+  EXPECT_TRUE(sharding.getContiguity().empty());
+  EXPECT_EQ(sharding, parse<ShardingAttr>(
+                          "#fuser.sharding<#fuser.mesh<[2, 2]>, [[0], []]>"));
+
+  // Rebuilding from the stored fields gives back the same attribute.
+  EXPECT_EQ(sharding.withDims({{0}, {}}), sharding);
+  ShardingAttr partial = sharding.withPartial({1}, ReductionKind::Max);
+  EXPECT_TRUE(partial.isPartialOver(1));
+  EXPECT_EQ(print(partial),
+            "#fuser.sharding<#fuser.mesh<[2, 2]>, [[0], []], partial = {1 : max}>");
+  EXPECT_FALSE(partial.hasSamePlacement(sharding));
+  EXPECT_EQ(partial.withPartial({}, ReductionKind::Sum), sharding);
+
+  ShardingAttr moved = sharding.withDims({{}, {0}});
+  EXPECT_EQ(moved.getDimSplitBy(0), std::optional<int64_t>(1));
+}
+
+TEST_F(ShardingAttrTest, PlacementIgnoresStreamAndLayout) {
+  auto plain = parse<ShardingAttr>("#fuser.sharding<#fuser.mesh<[2]>, [[0], []]>");
+  auto laidOut = parse<ShardingAttr>(
+      "#fuser.sharding<#fuser.mesh<[2]>, [[0], []], stream = {1 : 2}, "
+      "order = [1, 0], contiguity = [true, false]>");
+  ASSERT_TRUE(plain && laidOut);
+  EXPECT_NE(plain, laidOut);
+  EXPECT_TRUE(plain.hasSamePlacement(laidOut));
+}
+
+TEST_F(ShardingAttrTest, InvalidShardingIsRejected) {
+  // Parse failures are reported through the context's diagnostic handler;
+  // silence them and check only that parsing fails.
+  ScopedDiagnosticHandler silence(&context, [](Diagnostic &) {
+    return success();
+  });
+  EXPECT_FALSE(parse<ShardingAttr>(
+      "#fuser.sharding<#fuser.mesh<[2]>, [[0], [0]]>"));
+  EXPECT_FALSE(parse<ShardingAttr>(
+      "#fuser.sharding<#fuser.mesh<[2]>, [[1]]>"));
+  EXPECT_FALSE(parse<MeshAttr>("#fuser.mesh<[2], devices = [1, 1]>"));
+}
+
+} // namespace

@@ -1,0 +1,80 @@
+//===- MeshMathTest.cpp - teams, local shapes and offsets -----------------===//
+
+#include "fuser/Support/MeshMath.h"
+
+#include <gtest/gtest.h>
+
+using namespace fuser;
+
+namespace {
+
+TEST(MeshMath, CoordinatesAreRowMajor) {
+  Mesh mesh = Mesh::iota({2, 4});
+  EXPECT_EQ(mesh.numDevices(), 8);
+  EXPECT_EQ(*mesh.coordinatesOf(5), (Shape{1, 1}));
+  EXPECT_EQ(*mesh.coordinatesOf(3), (Shape{0, 3}));
+  EXPECT_EQ(mesh.deviceAt({1, 2}), 6);
+  EXPECT_FALSE(mesh.coordinatesOf(8).has_value());
+}
+
+TEST(MeshMath, TeamsOfRankFiveOnTwoByFourMesh) {
+  Mesh mesh = Mesh::iota({2, 4});
+  // Along the inner axis: the row of rank 5.
+  EXPECT_EQ(mesh.team(5, {1}), (std::vector<int64_t>{4, 5, 6, 7}));
+  // Along the outer axis: the column of rank 5.
+  EXPECT_EQ(mesh.team(5, {0}), (std::vector<int64_t>{1, 5}));
+  // Both axes: everyone, row-major.
+  EXPECT_EQ(mesh.team(5, {0, 1}),
+            (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  // Axes in the other order enumerate column-major.
+  EXPECT_EQ(mesh.team(5, {1, 0}),
+            (std::vector<int64_t>{0, 4, 1, 5, 2, 6, 3, 7}));
+  EXPECT_EQ(*mesh.indexInTeam(5, {1}), 1);
+  EXPECT_EQ(*mesh.indexInTeam(5, {0}), 1);
+  EXPECT_EQ(*mesh.indexInTeam(2, {0, 1}), 2);
+}
+
+TEST(MeshMath, TeamsFollowExplicitDeviceIds) {
+  Mesh mesh{{2, 2}, {0, 2, 1, 3}};
+  EXPECT_EQ(mesh.team(2, {1}), (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(mesh.team(2, {0}), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(*mesh.indexInTeam(3, {0}), 1);
+}
+
+TEST(MeshMath, DeviceOutsideMeshHasNoTeamOrShard) {
+  Mesh mesh{{2}, {4, 5}};
+  EXPECT_TRUE(mesh.team(0, {0}).empty());
+  EXPECT_FALSE(mesh.indexInTeam(0, {0}).has_value());
+  EXPECT_FALSE(localShapeOn({8}, {{0}}, mesh, 0).has_value());
+  EXPECT_FALSE(shardOffsetOn({8}, {{0}}, mesh, 0).has_value());
+  EXPECT_EQ(*localShapeOn({8}, {{0}}, mesh, 5), (Shape{4}));
+}
+
+TEST(MeshMath, LocalShapeDividesByAllAxesOfADim) {
+  Mesh mesh = Mesh::iota({2, 4});
+  EXPECT_EQ(localShape({16, 32}, {{0, 1}, {}}, mesh), (Shape{2, 32}));
+  EXPECT_EQ(localShape({16, 32}, {{1}, {0}}, mesh), (Shape{4, 16}));
+  EXPECT_EQ(localShape({kDynamicSize, 8}, {{0}, {1}}, mesh),
+            (Shape{kDynamicSize, 2}));
+}
+
+TEST(MeshMath, DivisibilityNamesTheDim) {
+  Mesh mesh = Mesh::iota({2, 2});
+  EXPECT_EQ(checkDivisible({8, 6}, {{0}, {0, 1}}, mesh),
+            "dim 1 of size 6 is not divisible by 4 (mesh axes [0, 1] of "
+            "sizes 2x2)");
+  EXPECT_EQ(checkDivisible({8, 8}, {{0}, {1}}, mesh), "");
+  EXPECT_EQ(checkDivisible({kDynamicSize}, {{0}}, mesh), "");
+}
+
+TEST(MeshMath, ShardOffsetsNestOuterAxisFirst) {
+  Mesh mesh = Mesh::iota({2, 4});
+  // Dim 0 of 16 split by axis 0 (blocks of 8) then axis 1 (blocks of 2):
+  // rank 6 = (1, 2) starts at 8 + 2 * 2.
+  EXPECT_EQ(*shardOffsetOn({16, 3}, {{0, 1}, {}}, mesh, 6), (Shape{12, 0}));
+  // Inner axis first: blocks of 4 by axis 1, then of 2 by axis 0.
+  EXPECT_EQ(*shardOffsetOn({16, 3}, {{1, 0}, {}}, mesh, 6), (Shape{10, 0}));
+  EXPECT_EQ(*shardOffsetOn({8, 8}, {{1}, {0}}, mesh, 7), (Shape{6, 4}));
+}
+
+} // namespace
