@@ -31,6 +31,13 @@ static bool isIdentityOrder(ArrayRef<int64_t> values) {
   return true;
 }
 
+static int64_t numPositions(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  return count;
+}
+
 /// `<[2, 4]>` or `<[2, 2], devices = [0, 2, 1, 3]>`.
 Attribute MeshAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
@@ -50,7 +57,8 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
   if (parser.parseGreater())
     return {};
   // The default order is spelled by omitting `devices`: one mesh, one form.
-  if (isIdentityOrder(devices))
+  if (static_cast<int64_t>(devices.size()) == numPositions(shape) &&
+      isIdentityOrder(devices))
     devices.clear();
   return parser.getChecked<MeshAttr>(loc, parser.getContext(), shape, devices);
 }
@@ -72,15 +80,13 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> devices) {
   if (shape.empty())
     return emitError() << "mesh must have at least one axis";
-  int64_t numDevices = 1;
-  for (auto [axis, size] : llvm::enumerate(shape)) {
+  for (auto [axis, size] : llvm::enumerate(shape))
     if (size <= 0)
       return emitError() << "mesh axis " << axis << " has size " << size
                          << "; sizes must be positive";
-    numDevices *= size;
-  }
   if (devices.empty())
     return success();
+  int64_t numDevices = numPositions(shape);
   if (static_cast<int64_t>(devices.size()) != numDevices)
     return emitError() << "mesh of " << numDevices << " positions has "
                        << devices.size() << " device ids";
