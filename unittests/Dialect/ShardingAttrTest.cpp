@@ -120,4 +120,47 @@ TEST_F(ShardingAttrTest, InvalidShardingIsRejected) {
   EXPECT_FALSE(parse<MeshAttr>("#fuser.mesh<[2], devices = [1, 1]>"));
 }
 
+// Rules that the parser's canonicalization makes unreachable from text but
+// that C++ callers of getChecked can still break.
+TEST_F(ShardingAttrTest, NonCanonicalSpellingsAreRejectedInCpp) {
+  std::string message;
+  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  EXPECT_FALSE(MeshAttr::getChecked(emitError, &context, {2}, {0, 1}));
+  EXPECT_EQ(message, "explicit device ids in the default order; omit them");
+
+  auto mesh = MeshAttr::get(&context, {2, 2});
+  auto dims = [&](std::initializer_list<int64_t> axes) {
+    return DenseI64ArrayAttr::get(&context, axes);
+  };
+  SmallVector<DenseI64ArrayAttr> replicated = {dims({}), dims({})};
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, MeshAttr(),
+                                        replicated, {}, ReductionKind::Sum,
+                                        std::nullopt, 0, {}, {}));
+  EXPECT_EQ(message, "sharding needs a #fuser.mesh");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
+                                        {1, 0}, ReductionKind::Sum,
+                                        std::nullopt, 0, {}, {}));
+  EXPECT_EQ(message, "partial mesh axes must be sorted");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
+                                        {}, ReductionKind::Max, std::nullopt,
+                                        0, {}, {}));
+  EXPECT_EQ(message, "a reduction kind without partial mesh axes");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
+                                        {}, ReductionKind::Sum, std::nullopt,
+                                        4, {}, {}));
+  EXPECT_EQ(message, "stream chunks without a stream-split dim");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
+                                        {}, ReductionKind::Sum, std::nullopt,
+                                        0, {0, 1}, {}));
+  EXPECT_EQ(message, "the identity order is the default; omit it");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
+                                        {}, ReductionKind::Sum, std::nullopt,
+                                        0, {}, {true, true}));
+  EXPECT_EQ(message, "all-true contiguity is the default; omit it");
+}
+
 } // namespace

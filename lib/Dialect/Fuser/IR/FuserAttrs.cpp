@@ -156,10 +156,7 @@ struct ShardingParts {
       partialKind = ReductionKind::Sum;
     if (!streamDim)
       streamChunks = 0;
-    bool identity = llvm::all_of(llvm::enumerate(order), [](auto entry) {
-      return entry.value() == static_cast<int64_t>(entry.index());
-    });
-    if (identity)
+    if (isIdentityOrder(order))
       order.clear();
     if (llvm::all_of(contiguity, [](bool c) { return c; }))
       contiguity.clear();
@@ -411,9 +408,13 @@ LogicalResult ShardingAttr::verify(
       return diag << "] is not a permutation of the " << rank << " dims";
     }
   }
+  if (!order.empty() && isIdentityOrder(order))
+    return emitError() << "the identity order is the default; omit it";
   if (!contiguity.empty() && static_cast<int64_t>(contiguity.size()) != rank)
     return emitError() << "contiguity has " << contiguity.size()
                        << " entries for " << rank << " dims";
+  if (!contiguity.empty() && llvm::all_of(contiguity, [](bool c) { return c; }))
+    return emitError() << "all-true contiguity is the default; omit it";
   return success();
 }
 

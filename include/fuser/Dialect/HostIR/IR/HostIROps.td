@@ -34,7 +34,7 @@ def HostIR_TeamOp : HostIR_Op<"team", [Pure]> {
                        DenseI64ArrayAttr:$axes);
   let results = (outs HostIR_TeamType:$team);
   let assemblyFormat = [{
-    $rank `mesh` `=` $mesh `axes` `=` $axes attr-dict `:` type($team)
+    $rank `mesh` `=` qualified($mesh) `axes` `=` $axes attr-dict `:` qualified(type($team))
   }];
   let hasVerifier = 1;
 }
@@ -43,7 +43,7 @@ def HostIR_TeamIndexOp : HostIR_Op<"team_index", [Pure]> {
   let summary = "position of the executing rank in a team";
   let arguments = (ins HostIR_TeamType:$team);
   let results = (outs Index:$index);
-  let assemblyFormat = "$team attr-dict `:` type($team)";
+  let assemblyFormat = "$team attr-dict `:` qualified(type($team))";
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,7 +151,7 @@ class HostIR_CollectiveOp<string mnemonic, string opSummary,
   let results = (outs HostIR_WorkType:$work);
   let assemblyFormat = "$input `,` $output `on` $team `backend` `=` $backend "
       # extraFormat #
-      " attr-dict `:` type($input) `,` type($output) `,` type($team)";
+      " attr-dict `:` type($input) `,` type($output) `,` qualified(type($team))";
   let hasVerifier = 1;
 }
 
@@ -186,7 +186,7 @@ class HostIR_P2POp<string mnemonic, string opSummary, string direction,
                        HostIR_TeamType:$team, HostIR_BackendAttr:$backend);
   let results = (outs HostIR_WorkType:$work);
   let assemblyFormat = "$buffer `" # direction # "` $peer `on` $team "
-      "`backend` `=` $backend attr-dict `:` type($buffer) `,` type($team)";
+      "`backend` `=` $backend attr-dict `:` type($buffer) `,` qualified(type($team))";
 }
 
 def HostIR_SendOp : HostIR_P2POp<"send",
@@ -236,7 +236,7 @@ def HostIR_IpcShareOp : HostIR_Op<"ipc_share", [
   }];
   let arguments = (ins AnyMemRef:$buffer, HostIR_TeamType:$team);
   let results = (outs HostIR_IpcHandlesType:$handles);
-  let assemblyFormat = "$buffer `on` $team attr-dict `:` type($buffer) `,` type($team)";
+  let assemblyFormat = "$buffer `on` $team attr-dict `:` type($buffer) `,` qualified(type($team))";
 }
 
 def HostIR_IpcPeerBufferOp : HostIR_Op<"ipc_peer_buffer", [Pure,
@@ -245,7 +245,7 @@ def HostIR_IpcPeerBufferOp : HostIR_Op<"ipc_peer_buffer", [Pure,
   let summary = "view of the team member `peer`'s shared buffer";
   let arguments = (ins HostIR_IpcHandlesType:$handles, Index:$peer);
   let results = (outs AnyMemRef:$view);
-  let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` type($handles)";
+  let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` qualified(type($handles))";
 }
 
 def HostIR_IpcSignalOp : HostIR_Op<"ipc_signal"> {
@@ -255,13 +255,13 @@ def HostIR_IpcSignalOp : HostIR_Op<"ipc_signal"> {
     peer that data landed in (or a buffer was freed for) it.
   }];
   let arguments = (ins HostIR_IpcHandlesType:$handles, Index:$peer);
-  let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` type($handles)";
+  let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` qualified(type($handles))";
 }
 
 def HostIR_IpcWaitOp : HostIR_Op<"ipc_wait"> {
   let summary = "make the current stream wait for peer `peer`'s signal";
   let arguments = (ins HostIR_IpcHandlesType:$handles, Index:$peer);
-  let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` type($handles)";
+  let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` qualified(type($handles))";
 }
 
 def HostIR_CopyOp : HostIR_Op<"copy"> {

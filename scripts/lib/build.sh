@@ -1,0 +1,36 @@
+# Shared by the scripts in scripts/: installs what a fresh Debian 12 machine
+# lacks, then configures and builds the project with Ninja and ccache.
+# Source it, then call fuser_install_packages and fuser_build <build-dir>.
+
+FUSER_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FUSER_LLVM_PREFIX=/usr/lib/llvm-22
+FUSER_PACKAGES=(cmake ninja-build ccache g++ libgtest-dev
+                llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
+
+fuser_install_packages() {
+  local missing=() package
+  for package in "${FUSER_PACKAGES[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  ((${#missing[@]} == 0)) && return 0
+  echo "installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# fuser_build <build-dir> [extra cmake arguments...]
+fuser_build() {
+  local build=$1
+  shift
+  cmake -G Ninja -S "$FUSER_ROOT" -B "$build" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR="$FUSER_LLVM_PREFIX/lib/cmake/mlir" \
+    -DLLVM_EXTERNAL_LIT="$FUSER_LLVM_PREFIX/bin/lit" \
+    "$@" >"$build.configure.log" 2>&1 || {
+      cat "$build.configure.log"
+      return 1
+    }
+  cmake --build "$build" -j "${FUSER_JOBS:-2}"
+}

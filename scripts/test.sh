@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs what is missing, configures, builds and runs every test: the unit
+# tests (GoogleTest) and the lit suite, plus a runtime-only build without
+# MLIR as the GPU machines have it. Ends with one line: "N passed, N failed".
+# Usage: scripts/test.sh [build-dir]   (default: build/)
+set -euo pipefail
+source "$(dirname "$0")/lib/build.sh"
+
+build=${1:-$FUSER_ROOT/build}
+fuser_install_packages
+fuser_build "$build" -DFUSER_ENABLE_COMPILER=ON
+fuser_build "$build-runtime-only" -DFUSER_ENABLE_COMPILER=OFF
+
+passed=0
+failed=0
+
+# run_gtest <binary>: adds the binary's test counts; a crash counts as a failure.
+run_gtest() {
+  local output status=0 ran failures
+  output=$("$1" --gtest_brief=1 2>&1) || status=$?
+  echo "$output" | grep -v '^\[       OK \]' || true
+  ran=$(echo "$output" | sed -n 's/^\[==========\] \([0-9]*\) tests\? from .* ran.*/\1/p')
+  failures=$(echo "$output" | sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:/\1/p')
+  if [ -z "$ran" ]; then
+    echo "$1 did not finish (exit $status)"
+    failed=$((failed + 1))
+    return
+  fi
+  failures=${failures:-0}
+  passed=$((passed + ran - failures))
+  failed=$((failed + failures))
+  if [ "$status" -ne 0 ] && [ "$failures" -eq 0 ]; then
+    failed=$((failed + 1))
+  fi
+}
+
+run_gtest "$build/unittests/FuserSupportTests"
+run_gtest "$build/unittests/FuserDialectTests"
+run_gtest "$build-runtime-only/unittests/FuserSupportTests"
+
+lit_output=$("$FUSER_LLVM_PREFIX/bin/lit" -sv "$build/test" 2>&1) || true
+echo "$lit_output" | grep -E '^(FAIL|UNRESOLVED|XPASS|TIMEOUT)|^\*\*\*|error:' || true
+lit_count() {
+  echo "$lit_output" | sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" | head -n1
+}
+lit_passed=$(( $(lit_count Passed || true) + 0 ))
+lit_failed=0
+for kind in Failed Unresolved "Timed Out" "Unexpectedly Passed"; do
+  lit_failed=$((lit_failed + $(lit_count "$kind" || true) + 0))
+done
+if [ "$lit_passed" -eq 0 ] && [ "$lit_failed" -eq 0 ]; then
+  echo "lit ran no tests"
+  lit_failed=1
+fi
+passed=$((passed + lit_passed))
+failed=$((failed + lit_failed))
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

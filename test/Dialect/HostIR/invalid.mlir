@@ -1,0 +1,293 @@
+// Every diagnostic of the hostir types and ops.
+// RUN: fuser-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{team size 0 must be at least 1}}
+func.func private @f(%t: !hostir.team<0>)
+
+// -----
+
+func.func @f(%r: index) {
+  // expected-error @+1 {{'hostir.team' op needs at least one mesh axis}}
+  %t = hostir.team %r mesh = #fuser.mesh<[2]> axes = [] : !hostir.team<1>
+  return
+}
+
+// -----
+
+func.func @f(%r: index) {
+  // expected-error @+1 {{'hostir.team' op mesh axis 1 is out of range for a mesh of 1 axes}}
+  %t = hostir.team %r mesh = #fuser.mesh<[2]> axes = [1] : !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%r: index) {
+  // expected-error @+1 {{'hostir.team' op mesh axis 0 is listed twice}}
+  %t = hostir.team %r mesh = #fuser.mesh<[2, 2]> axes = [0, 0] : !hostir.team<4>
+  return
+}
+
+// -----
+
+func.func @f(%r: index) {
+  // expected-error @+1 {{'hostir.team' op team type has size 2 but mesh axes [0, 1] span 8 ranks}}
+  %t = hostir.team %r mesh = #fuser.mesh<[2, 4]> axes = [0, 1] : !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%c: index) {
+  // expected-error @+1 {{'hostir.launch' op kernel @missing not found}}
+  hostir.launch @missing blocks(%c, %c, %c) threads(%c, %c, %c)
+  return
+}
+
+// -----
+
+memref.global "private" @not_a_kernel : memref<4xf32>
+func.func @f(%c: index) {
+  // expected-error @+1 {{'hostir.launch' op kernel @not_a_kernel is not a function}}
+  hostir.launch @not_a_kernel blocks(%c, %c, %c) threads(%c, %c, %c)
+  return
+}
+
+// -----
+
+func.func private @k(memref<4xf32>, memref<4xf32>)
+func.func @f(%c: index, %a: memref<4xf32>) {
+  // expected-error @+1 {{'hostir.launch' op kernel @k takes 2 arguments but the launch passes 1}}
+  hostir.launch @k blocks(%c, %c, %c) threads(%c, %c, %c) args(%a : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func private @k(memref<4xf32>)
+func.func @f(%c: index, %a: memref<8xf32>) {
+  // expected-error @+1 {{'hostir.launch' op argument #0 has type 'memref<8xf32>' but kernel @k expects 'memref<4xf32>'}}
+  hostir.launch @k blocks(%c, %c, %c) threads(%c, %c, %c) args(%a : memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x8xf32>, %b: memref<6x16xf32>, %o: memref<4x16xf32>) {
+  // expected-error @+1 {{contracted sizes differ: lhs dim 1 (K) is 8 but rhs dim 0 (K) is 6}}
+  hostir.matmul %a, %b, %o : memref<4x8xf32>, memref<6x16xf32>, memref<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %o: memref<4x8xf32>) {
+  // expected-error @+1 {{'hostir.matmul' op output shape [4, 8] differs from the computed shape [4, 16]}}
+  hostir.matmul %a, %b, %o : memref<4x8xf32>, memref<8x16xf32>, memref<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %o: memref<4x16xf16>) {
+  // expected-error @+1 {{'hostir.matmul' op output element type 'f16' differs from the inputs' 'f32'}}
+  hostir.matmul %a, %b, %o : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x8xf32>, %w: memref<16x8xf32>, %b: memref<8xf32>, %o: memref<4x16xf32>) {
+  // expected-error @+1 {{bias dim 0 is 8 but the weight has N = 16 output features}}
+  hostir.linear %a, %w bias %b : memref<8xf32>, %o : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4x8xf32>, %w: memref<16x8xf32>, %o: memref<4x8xf32>) {
+  // expected-error @+1 {{'hostir.linear' op output shape [4, 8] differs from the computed shape [4, 16]}}
+  hostir.linear %a, %w, %o : memref<4x8xf32>, memref<16x8xf32>, memref<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %b: memref<8xf16>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.allgather' op input element type 'f32' differs from output element type 'f16'}}
+  %w = hostir.allgather %a, %b on %t backend = nccl : memref<4xf32>, memref<8xf16>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<2x4xf32, strided<[8, 1]>>, %b: memref<16xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.allgather' op input buffer 'memref<2x4xf32, strided<[8, 1]>>' is not contiguous; communication buffers must be contiguous row-major}}
+  %w = hostir.allgather %a, %b on %t backend = nccl : memref<2x4xf32, strided<[8, 1]>>, memref<16xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %b: memref<4xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.allgather' op output has 4 elements but needs team size times the input's elements (input 4 elements, team of 2)}}
+  %w = hostir.allgather %a, %b on %t backend = nccl : memref<4xf32>, memref<4xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.allreduce' op backend cuda_ipc moves data but cannot reduce; use nccl or mpi}}
+  %w = hostir.allreduce %a, %a on %t backend = cuda_ipc kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %b: memref<4xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.allreduce' op output has 4 elements but needs the same number of elements as the input (input 8 elements, team of 2)}}
+  %w = hostir.allreduce %a, %b on %t backend = nccl kind = sum : memref<8xf32>, memref<4xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.reduce_scatter' op output has 8 elements but needs the input's elements divided by the team size (input 8 elements, team of 2)}}
+  %w = hostir.reduce_scatter %a, %a on %t backend = nccl kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.reduce' op root 2 is out of range for a team of 2}}
+  %w = hostir.reduce %a, %a on %t backend = nccl kind = sum root = 2 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.broadcast' op root -1 is out of range for a team of 2}}
+  %w = hostir.broadcast %a, %a on %t backend = nccl root = -1 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.gather' op output has 8 elements but needs team size times the input's elements}}
+  %w = hostir.gather %a, %a on %t backend = mpi root = 0 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.scatter' op output has 8 elements but needs the input's elements divided by the team size}}
+  %w = hostir.scatter %a, %a on %t backend = mpi root = 0 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<9xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.all_to_all' op output has 9 elements but needs as many elements as the input, a multiple of the team size}}
+  %w = hostir.all_to_all %a, %a on %t backend = nccl : memref<9xf32>, memref<9xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
+  %w = hostir.coalesce {
+    // expected-error @+1 {{'hostir.allreduce' op cannot be coalesced; hostir.coalesce groups hostir.send and hostir.recv only}}
+    %x = hostir.allreduce %a, %a on %t backend = nccl kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>, %p: index) {
+  %w = hostir.coalesce {
+    // expected-error @+1 {{'hostir.send' op work handle is used inside hostir.coalesce; wait on the group's handle instead}}
+    %s = hostir.send %a to %p on %t backend = nccl : memref<8xf32>, !hostir.team<2>
+    hostir.wait %s
+  }
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<8xf32>, %b: memref<4xf32>) {
+  // expected-error @+1 {{'hostir.copy' op source 'memref<8xf32>' and target 'memref<4xf32>' differ in shape or element type}}
+  hostir.copy %a, %b : memref<8xf32>, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hostir.allocate' op has 0 dynamic sizes for 1 dynamic dims of 'memref<?x4xf32>'}}
+  %a = hostir.allocate device : memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hostir.allocate' op symmetric buffers are shared whole across ranks and need the identity layout, got 'memref<4x4xf32, strided<[1, 4]>>'}}
+  %a = hostir.allocate symmetric : memref<4x4xf32, strided<[1, 4]>>
+  return
+}
+
+// -----
+
+func.func @f(%b: memref<8x4xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.alias_select' op view element type 'f16' differs from the buffer's 'f32'}}
+  %v = hostir.alias_select %b[%i] dim = 0 chunks = 2 : memref<8x4xf32> -> memref<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @f(%b: memref<8x4xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.alias_select' op dim 2 is out of range for rank 2}}
+  %v = hostir.alias_select %b[%i] dim = 2 chunks = 2 : memref<8x4xf32> -> memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%b: memref<8x4xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.alias_select' op chunks must be at least 1, got 0}}
+  %v = hostir.alias_select %b[%i] dim = 0 chunks = 0 : memref<8x4xf32> -> memref<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%b: memref<8x4xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.alias_select' op view rank 1 differs from buffer rank 2}}
+  %v = hostir.alias_select %b[%i] dim = 0 chunks = 2 : memref<8x4xf32> -> memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%b: memref<8x4xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.alias_select' op dim 0 of size 8 does not split into 3 chunks}}
+  %v = hostir.alias_select %b[%i] dim = 0 chunks = 3 : memref<8x4xf32> -> memref<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%b: memref<8x4xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.alias_select' op view shape [4, 4] differs from the chunk shape [2, 4]}}
+  %v = hostir.alias_select %b[%i] dim = 0 chunks = 4 : memref<8x4xf32> -> memref<4x4xf32>
+  return
+}
