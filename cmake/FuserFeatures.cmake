@@ -1,5 +1,6 @@
-# Resolves the ON/OFF/AUTO feature switches into FUSER_ENABLE_<X>_RESOLVED.
-# ON fails the configure when the dependency is missing; AUTO quietly drops it.
+# Resolves the ON/OFF/AUTO feature switches into FUSER_ENABLE_<X>_RESOLVED
+# (an internal cache entry, so that every directory sees it). ON fails the
+# configure when the dependency is missing; AUTO quietly drops it.
 function(fuser_resolve_feature name found)
   set(request "${FUSER_ENABLE_${name}}")
   string(TOUPPER "${request}" request)
@@ -7,9 +8,9 @@ function(fuser_resolve_feature name found)
     message(FATAL_ERROR "FUSER_ENABLE_${name}=ON but its dependency was not found")
   endif()
   if((request STREQUAL "ON" OR request STREQUAL "AUTO") AND ${found})
-    set(FUSER_ENABLE_${name}_RESOLVED ON PARENT_SCOPE)
+    set(FUSER_ENABLE_${name}_RESOLVED ON CACHE INTERNAL "")
   else()
-    set(FUSER_ENABLE_${name}_RESOLVED OFF PARENT_SCOPE)
+    set(FUSER_ENABLE_${name}_RESOLVED OFF CACHE INTERNAL "")
   endif()
 endfunction()
 

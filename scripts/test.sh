@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, configures, builds and runs every test: the unit
-# tests (GoogleTest) and the lit suite, plus a runtime-only build without
+# tests (GoogleTest), the Python binding tests and the lit suite, plus a runtime-only build without
 # MLIR as the GPU machines have it. Ends with one line: "N passed, N failed".
 # Usage: scripts/test.sh [build-dir]   (default: build/)
 set -euo pipefail
@@ -37,6 +37,25 @@ run_gtest() {
 run_gtest "$build/unittests/FuserSupportTests"
 run_gtest "$build/unittests/FuserDialectTests"
 run_gtest "$build-runtime-only/unittests/FuserSupportTests"
+
+# Python bindings, through ctest so that the interpreter is the one CMake
+# built the module for.
+python_output=$(ctest --test-dir "$build" -R '^python-tests$' -V 2>&1) || true
+python_ran=$(echo "$python_output" | sed -n 's/.*Ran \([0-9]*\) tests\?.*/\1/p' | head -n1)
+if [ -z "$python_ran" ]; then
+  echo "$python_output" | tail -n 20
+  echo "python tests did not run"
+  failed=$((failed + 1))
+else
+  python_failed=0
+  for kind in failures errors; do
+    count=$(echo "$python_output" | sed -n "s/.*FAILED (.*$kind=\([0-9]*\).*/\1/p" | head -n1)
+    python_failed=$((python_failed + ${count:-0}))
+  done
+  echo "$python_output" | grep -E '^[0-9]+: (FAIL|ERROR):' || true
+  passed=$((passed + python_ran - python_failed))
+  failed=$((failed + python_failed))
+fi
 
 lit_output=$("$FUSER_LLVM_PREFIX/bin/lit" -sv "$build/test" 2>&1) || true
 echo "$lit_output" | grep -E '^(FAIL|UNRESOLVED|XPASS|TIMEOUT)|^\*\*\*|error:' || true

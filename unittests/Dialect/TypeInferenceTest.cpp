@@ -100,4 +100,20 @@ TEST_F(TypeInferenceTest, InferenceReportsBadOperands) {
                      "(fuser.broadcast, fuser.expand)");
 }
 
+TEST_F(TypeInferenceTest, InferenceRejectsNonTensorOperands) {
+  auto memref = MemRefType::get({4}, builder.getF32Type());
+  func::FuncOp function = makeFunction({memref, tensor({4})});
+  SmallVector<Type> types;
+  std::string message;
+  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(MatmulOp::inferReturnTypes(
+      &context, builder.getUnknownLoc(),
+      ValueRange{function.getArgument(0), function.getArgument(1)}, nullptr,
+      nullptr, {}, types)));
+  EXPECT_EQ(message, "operand 'lhs' must be a ranked tensor, got 'memref<4xf32>'");
+}
+
 } // namespace

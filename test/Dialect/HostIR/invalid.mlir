@@ -291,3 +291,19 @@ func.func @f(%b: memref<8x4xf32>, %i: index) {
   %v = hostir.alias_select %b[%i] dim = 0 chunks = 4 : memref<8x4xf32> -> memref<4x4xf32>
   return
 }
+
+// -----
+
+func.func @f(%b: memref<4xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.ipc_share' op failed to verify that handles describe the shared buffer's type}}
+  %h = "hostir.ipc_share"(%b, %t) : (memref<4xf32>, !hostir.team<2>) -> !hostir.ipc_handles<memref<8xf32>>
+  return
+}
+
+// -----
+
+func.func @f(%h: !hostir.ipc_handles<memref<4xf32>>, %p: index) {
+  // expected-error @+1 {{'hostir.ipc_peer_buffer' op failed to verify that the view has the shared buffer's type}}
+  %v = "hostir.ipc_peer_buffer"(%h, %p) : (!hostir.ipc_handles<memref<4xf32>>, index) -> memref<8xf32>
+  return
+}

@@ -8,8 +8,6 @@ using namespace mlir::fuser;
 FailureOr<RankedTensorType> mlir::fuser::getTensorOperand(OptionalLoc loc,
                                                           Value operand,
                                                           StringRef name) {
-  if (!operand)
-    return emitOptionalError(loc, "missing operand '", name, "'");
   auto type = dyn_cast<RankedTensorType>(operand.getType());
   if (!type)
     return emitOptionalError(loc, "operand '", name,
