@@ -97,6 +97,26 @@ TEST_F(ShardingAttrTest, DerivedShardingsAreCanonical) {
   EXPECT_EQ(moved.getDimSplitBy(0), std::optional<int64_t>(1));
 }
 
+TEST_F(ShardingAttrTest, CheckedBuilderCanonicalizesAndVerifies) {
+  std::string message;
+  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  auto mesh = MeshAttr::get(&context, {2, 2});
+  ShardingAttr sharding = ShardingAttr::getChecked(
+      emitError, mesh, {{1}, {}}, {0}, ReductionKind::Max, std::nullopt, 0,
+      /*order=*/{0, 1}, /*contiguity=*/{true, true});
+  ASSERT_TRUE(sharding);
+  EXPECT_EQ(print(sharding), "#fuser.sharding<#fuser.mesh<[2, 2]>, [[1], []], "
+                             "partial = {0 : max}>");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, mesh, {{1}, {1}}));
+  EXPECT_EQ(message, "mesh axis 1 is used twice: by dim 0 and by dim 1");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, MeshAttr(), {{}}));
+  EXPECT_EQ(message, "sharding needs a #fuser.mesh");
+}
+
 TEST_F(ShardingAttrTest, PlacementIgnoresStreamAndLayout) {
   auto plain = parse<ShardingAttr>("#fuser.sharding<#fuser.mesh<[2]>, [[0], []]>");
   auto laidOut = parse<ShardingAttr>(

@@ -187,32 +187,39 @@ LogicalResult BroadcastCommOp::verify() {
                         "the result's, on the root's slice of the mesh");
 }
 
+/// Gather and scatter: the side on the full mesh (`full`) is split along
+/// `axis`; the other side (`rooted`) holds the whole value on the root's
+/// slice of that mesh.
+static LogicalResult verifyRootedSplit(Operation *op, ShardingAttr full,
+                                       StringRef fullSide, ShardingAttr rooted,
+                                       StringRef rootedSide, int64_t axis,
+                                       int64_t root) {
+  if (failed(checkAxis(op, full, fullSide, axis)) ||
+      failed(checkRoot(op, full.getMesh(), axis, root)) ||
+      failed(getSplitDim(op, full, fullSide, axis)))
+    return failure();
+  ShardingAttr expected = full.withDims(withoutAxis(full, axis))
+                              .withMesh(full.getMesh().getSlice(axis, root));
+  return checkPlacement(op, rootedSide, rooted, expected,
+                        ("the " + fullSide +
+                         "'s without the axis, on the root's slice")
+                            .str());
+}
+
 LogicalResult GatherOp::verify() {
   FailureOr<CommSides> sides = getSides(*this);
-  int64_t axis = getAxis();
-  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
-      failed(checkRoot(*this, sides->input.getMesh(), axis, getRoot())) ||
-      failed(getSplitDim(*this, sides->input, "operand", axis)))
+  if (failed(sides))
     return failure();
-  ShardingAttr expected =
-      sides->input.withDims(withoutAxis(sides->input, axis))
-          .withMesh(sides->input.getMesh().getSlice(axis, getRoot()));
-  return checkPlacement(*this, "result", sides->result, expected,
-                        "the operand's without the axis, on the root's slice");
+  return verifyRootedSplit(*this, sides->input, "operand", sides->result,
+                           "result", getAxis(), getRoot());
 }
 
 LogicalResult ScatterOp::verify() {
   FailureOr<CommSides> sides = getSides(*this);
-  int64_t axis = getAxis();
-  if (failed(sides) || failed(checkAxis(*this, sides->result, "result", axis)) ||
-      failed(checkRoot(*this, sides->result.getMesh(), axis, getRoot())) ||
-      failed(getSplitDim(*this, sides->result, "result", axis)))
+  if (failed(sides))
     return failure();
-  ShardingAttr expected =
-      sides->result.withDims(withoutAxis(sides->result, axis))
-          .withMesh(sides->result.getMesh().getSlice(axis, getRoot()));
-  return checkPlacement(*this, "operand", sides->input, expected,
-                        "the result's without the axis, on the root's slice");
+  return verifyRootedSplit(*this, sides->result, "result", sides->input,
+                           "operand", getAxis(), getRoot());
 }
 
 LogicalResult SendRecvOp::verify() {

@@ -170,13 +170,11 @@ struct ShardingParts {
 };
 } // namespace
 
-ShardingAttr ShardingAttr::get(MeshAttr mesh,
-                               ArrayRef<SmallVector<int64_t>> dimAxes,
-                               ArrayRef<int64_t> partialAxes,
-                               ReductionKind partialKind,
-                               std::optional<int64_t> streamDim,
-                               int64_t streamChunks, ArrayRef<int64_t> order,
-                               ArrayRef<bool> contiguity) {
+static ShardingParts
+canonicalParts(ArrayRef<SmallVector<int64_t>> dimAxes,
+               ArrayRef<int64_t> partialAxes, ReductionKind partialKind,
+               std::optional<int64_t> streamDim, int64_t streamChunks,
+               ArrayRef<int64_t> order, ArrayRef<bool> contiguity) {
   // Not llvm::to_vector for the bools: its brace-initialization turns two
   // iterators into an initializer_list<bool> of two elements.
   ShardingParts parts{llvm::to_vector(dimAxes), llvm::to_vector(partialAxes),
@@ -184,10 +182,43 @@ ShardingAttr ShardingAttr::get(MeshAttr mesh,
                       llvm::to_vector(order),
                       SmallVector<bool>(contiguity.begin(), contiguity.end())};
   parts.canonicalize();
+  return parts;
+}
+
+ShardingAttr ShardingAttr::get(MeshAttr mesh,
+                               ArrayRef<SmallVector<int64_t>> dimAxes,
+                               ArrayRef<int64_t> partialAxes,
+                               ReductionKind partialKind,
+                               std::optional<int64_t> streamDim,
+                               int64_t streamChunks, ArrayRef<int64_t> order,
+                               ArrayRef<bool> contiguity) {
+  ShardingParts parts = canonicalParts(dimAxes, partialAxes, partialKind,
+                                       streamDim, streamChunks, order,
+                                       contiguity);
   MLIRContext *context = mesh.getContext();
   return Base::get(context, mesh, parts.dimAttrs(context), parts.partialAxes,
                    parts.partialKind, parts.streamDim, parts.streamChunks,
                    parts.order, parts.contiguity);
+}
+
+ShardingAttr ShardingAttr::getChecked(
+    function_ref<InFlightDiagnostic()> emitError, MeshAttr mesh,
+    ArrayRef<SmallVector<int64_t>> dimAxes, ArrayRef<int64_t> partialAxes,
+    ReductionKind partialKind, std::optional<int64_t> streamDim,
+    int64_t streamChunks, ArrayRef<int64_t> order, ArrayRef<bool> contiguity) {
+  // The mesh gives the context; without one there is nothing to build.
+  if (!mesh) {
+    emitError() << "sharding needs a #fuser.mesh";
+    return {};
+  }
+  ShardingParts parts = canonicalParts(dimAxes, partialAxes, partialKind,
+                                       streamDim, streamChunks, order,
+                                       contiguity);
+  MLIRContext *context = mesh.getContext();
+  return Base::getChecked(emitError, context, mesh, parts.dimAttrs(context),
+                          parts.partialAxes, parts.partialKind,
+                          parts.streamDim, parts.streamChunks, parts.order,
+                          parts.contiguity);
 }
 
 //===----------------------------------------------------------------------===//
