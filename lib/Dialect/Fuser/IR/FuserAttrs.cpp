@@ -24,6 +24,7 @@ void FuserDialect::registerAttributes() {
 //===----------------------------------------------------------------------===//
 // MeshAttr
 //===----------------------------------------------------------------------===//
+
 static bool isIdentityOrder(ArrayRef<int64_t> values) {
   for (auto [index, value] : llvm::enumerate(values))
     if (value != static_cast<int64_t>(index))
@@ -105,7 +106,7 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-int64_t MeshAttr::getNumDevices() const { return toMesh().numDevices(); }
+int64_t MeshAttr::getNumDevices() const { return numPositions(getShape()); }
 
 SmallVector<int64_t> MeshAttr::getDeviceIds() const {
   return llvm::to_vector(toMesh().devices);
