@@ -2,6 +2,11 @@
 
 #include "fuser/InitAllPasses.h"
 
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+
 #include "mlir/Transforms/Passes.h"
 
-void fuser::registerAllPasses() { mlir::registerTransformsPasses(); }
+void fuser::registerAllPasses() {
+  mlir::registerTransformsPasses();
+  mlir::fuser::registerFuserTransformsPasses();
+}

@@ -125,6 +125,24 @@ LogicalResult AllgatherOp::verify() {
                         "the operand's without the gathered axis");
 }
 
+LogicalResult AllSliceOp::verify() {
+  FailureOr<CommSides> sides = getSides(*this);
+  int64_t axis = getAxis();
+  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)) ||
+      failed(checkSameMesh(*this, *sides)))
+    return failure();
+  if (sides->input.getDimSplitBy(axis) || sides->input.isPartialOver(axis))
+    return emitOpError("operand already uses mesh axis ")
+           << axis << "; all_slice splits a value replicated along it";
+  FailureOr<int64_t> dim = getSplitDim(*this, sides->result, "result", axis);
+  if (failed(dim))
+    return failure();
+  ShardingAttr expected = sides->input.withDims(
+      withAxisAsIn(sides->input, sides->result, axis, *dim));
+  return checkPlacement(*this, "result", sides->result, expected,
+                        "the operand's, split along the axis");
+}
+
 LogicalResult AllreduceOp::verify() {
   FailureOr<CommSides> sides = getSides(*this);
   int64_t axis = getAxis();

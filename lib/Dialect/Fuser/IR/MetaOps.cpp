@@ -260,6 +260,12 @@ LogicalResult mlir::fuser::inferSameGlobalTypeOf(OptionalLoc loc, Value input,
   return success();
 }
 
+OpFoldResult SetOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
 LogicalResult SegmentSetOp::verify() {
   ShardingAttr input = getSharding(getInput());
   ShardingAttr result = getSharding(getResult());

@@ -30,6 +30,17 @@ def Fuser_AllgatherOp : Fuser_CommOp<"allgather",
   }];
 }
 
+def Fuser_AllSliceOp : Fuser_CommOp<"all_slice",
+    "every rank keeps its block of a value replicated along a mesh axis",
+    (ins I64Attr:$axis), "`axis` `=` $axis"> {
+  let description = [{
+    The inverse of allgather, and the one placement change that moves no
+    data: the operand does not use mesh axis `axis`; the result is the same
+    sharding with one dim additionally split by it (same mesh). Each rank
+    keeps the block its index along the axis selects.
+  }];
+}
+
 def Fuser_AllreduceOp : Fuser_CommOp<"allreduce",
     "resolve a partial value across a mesh axis on every rank",
     (ins I64Attr:$axis), "`axis` `=` $axis"> {

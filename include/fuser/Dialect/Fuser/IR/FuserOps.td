@@ -11,6 +11,7 @@
 #define FUSER_DIALECT_FUSER_IR_FUSEROPS_TD
 
 include "fuser/Dialect/Fuser/IR/FuserAttrs.td"
+include "fuser/Dialect/Fuser/Interfaces/ShardingRuleOpInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -48,7 +49,8 @@ def Fuser_BoolTensor : RankedTensorOf<[I1]>;
 //===----------------------------------------------------------------------===//
 
 class Fuser_UnaryOp<string mnemonic, Type tensorType, string opSummary>
-    : Fuser_InferredOp<mnemonic, "inferUnaryPointwise", [Pure]> {
+    : Fuser_InferredOp<mnemonic, "inferUnaryPointwise",
+                       [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = opSummary;
   let arguments = (ins tensorType:$input);
   let results = (outs tensorType:$result);
@@ -65,7 +67,8 @@ def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatTensor, "elementwise 1/sqr
 def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatTensor, "elementwise tanh">;
 def Fuser_SigmoidOp : Fuser_UnaryOp<"sigmoid", Fuser_FloatTensor, "elementwise 1/(1+e^-x)">;
 
-def Fuser_GeluOp : Fuser_InferredOp<"gelu", "inferUnaryPointwise", [Pure]> {
+def Fuser_GeluOp : Fuser_InferredOp<"gelu", "inferUnaryPointwise",
+                                    [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise GELU, exact (erf) or tanh-approximated";
   let arguments = (ins Fuser_FloatTensor:$input,
       DefaultValuedAttr<Fuser_GeluApproximationAttr,
@@ -77,7 +80,8 @@ def Fuser_GeluOp : Fuser_InferredOp<"gelu", "inferUnaryPointwise", [Pure]> {
 }
 
 class Fuser_BinaryOp<string mnemonic, Type tensorType, string opSummary>
-    : Fuser_InferredOp<mnemonic, "inferBinaryPointwise", [Pure]> {
+    : Fuser_InferredOp<mnemonic, "inferBinaryPointwise",
+                       [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = opSummary;
   let arguments = (ins tensorType:$lhs, tensorType:$rhs);
   let results = (outs tensorType:$result);
@@ -92,7 +96,8 @@ def Fuser_MaximumOp : Fuser_BinaryOp<"maximum", Fuser_NumericTensor, "elementwis
 def Fuser_MinimumOp : Fuser_BinaryOp<"minimum", Fuser_NumericTensor, "elementwise min(lhs, rhs)">;
 def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_FloatTensor, "elementwise lhs ^ rhs">;
 
-def Fuser_CompareOp : Fuser_InferredOp<"compare", "inferCompare", [Pure]> {
+def Fuser_CompareOp : Fuser_InferredOp<"compare", "inferCompare",
+                                       [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise comparison producing i1";
   let arguments = (ins Fuser_CompareKindAttr:$kind, Fuser_NumericTensor:$lhs,
                        Fuser_NumericTensor:$rhs);
@@ -102,7 +107,8 @@ def Fuser_CompareOp : Fuser_InferredOp<"compare", "inferCompare", [Pure]> {
   }];
 }
 
-def Fuser_WhereOp : Fuser_InferredOp<"where", "inferWhere", [Pure]> {
+def Fuser_WhereOp : Fuser_InferredOp<"where", "inferWhere",
+                                     [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise condition ? on_true : on_false";
   let arguments = (ins Fuser_BoolTensor:$condition, Fuser_Tensor:$on_true,
                        Fuser_Tensor:$on_false);
@@ -112,7 +118,7 @@ def Fuser_WhereOp : Fuser_InferredOp<"where", "inferWhere", [Pure]> {
   }];
 }
 
-def Fuser_CastOp : Fuser_Op<"cast", [Pure]> {
+def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise conversion to the result's element type";
   let arguments = (ins Fuser_NumericTensor:$input);
   let results = (outs Fuser_NumericTensor:$result);
@@ -125,7 +131,8 @@ def Fuser_CastOp : Fuser_Op<"cast", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 class Fuser_ReductionOp<string mnemonic, Type tensorType, string opSummary>
-    : Fuser_InferredOp<mnemonic, "inferReduction", [Pure]> {
+    : Fuser_InferredOp<mnemonic, "inferReduction", [Pure,
+        DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = opSummary;
   let description = [{
     Reduces `input` over `dims`. Reduced dims are removed from the result, or
@@ -145,7 +152,8 @@ def Fuser_MaxOp : Fuser_ReductionOp<"max", Fuser_NumericTensor, "maximum over di
 def Fuser_MinOp : Fuser_ReductionOp<"min", Fuser_NumericTensor, "minimum over dims">;
 def Fuser_MeanOp : Fuser_ReductionOp<"mean", Fuser_FloatTensor, "mean over dims">;
 
-def Fuser_VarMeanOp : Fuser_InferredOp<"var_mean", "inferReduction", [Pure]> {
+def Fuser_VarMeanOp : Fuser_InferredOp<"var_mean", "inferReduction", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "variance and mean over dims";
   let description = [{
     Variance (divided by N - correction) and mean of `input` over `dims`.
@@ -164,7 +172,7 @@ def Fuser_VarMeanOp : Fuser_InferredOp<"var_mean", "inferReduction", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 class Fuser_CreationOp<string mnemonic, Type tensorType, list<Trait> traits = []>
-    : Fuser_Op<mnemonic, traits> {
+    : Fuser_Op<mnemonic, traits # [Fuser_ShardingRuleOpInterface]> {
   let results = (outs tensorType:$result);
   let hasVerifier = 1;
 }
@@ -212,7 +220,7 @@ def Fuser_NormalOp : Fuser_CreationOp<"normal", Fuser_FloatTensor> {
 // Layout / meta ops
 //===----------------------------------------------------------------------===//
 
-def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure]> {
+def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "place input dims into a larger result, repeating the rest";
   let description = [{
     Input dim `i` becomes result dim `dims[i]` (strictly increasing). A mapped
@@ -227,7 +235,7 @@ def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Fuser_ExpandOp : Fuser_Op<"expand", [Pure]> {
+def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "repeat size-1 dims to the result's sizes";
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
@@ -235,7 +243,8 @@ def Fuser_ExpandOp : Fuser_Op<"expand", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure]> {
+def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "remove size-1 dims";
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$dims);
   let results = (outs Fuser_Tensor:$result);
@@ -244,7 +253,7 @@ def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure]> {
   }];
 }
 
-def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure]> {
+def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "same elements in row-major order, another shape";
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
@@ -252,7 +261,8 @@ def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure]> {
+def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "reorder dims: result dim i is input dim perm[i]";
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Fuser_Tensor:$result);
@@ -261,7 +271,8 @@ def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure]> {
   }];
 }
 
-def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure]> {
+def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "strided static window [start, limit) with step, per dim";
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$starts,
                        DenseI64ArrayAttr:$limits, DenseI64ArrayAttr:$steps);
@@ -272,7 +283,8 @@ def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure]> {
   }];
 }
 
-def Fuser_CatOp : Fuser_InferredOp<"cat", "inferCat", [Pure]> {
+def Fuser_CatOp : Fuser_InferredOp<"cat", "inferCat", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "concatenate along one dim";
   let arguments = (ins Variadic<Fuser_Tensor>:$inputs, I64Attr:$dim);
   let results = (outs Fuser_Tensor:$result);
@@ -281,7 +293,8 @@ def Fuser_CatOp : Fuser_InferredOp<"cat", "inferCat", [Pure]> {
   }];
 }
 
-def Fuser_PadOp : Fuser_InferredOp<"pad", "inferPad", [Pure]> {
+def Fuser_PadOp : Fuser_InferredOp<"pad", "inferPad", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "add `low` and `high` elements of `value` around each dim";
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$low,
                        DenseI64ArrayAttr:$high,
@@ -292,7 +305,8 @@ def Fuser_PadOp : Fuser_InferredOp<"pad", "inferPad", [Pure]> {
   }];
 }
 
-def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure]> {
+def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "take one index of a dim, removing the dim";
   let arguments = (ins Fuser_Tensor:$input, I64Attr:$dim, I64Attr:$index);
   let results = (outs Fuser_Tensor:$result);
@@ -305,7 +319,9 @@ def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure]> {
 // Matmul and linear
 //===----------------------------------------------------------------------===//
 
-def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure]> {
+def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
+                              ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "batched matrix product [..., M, K] x [..., K, N] -> [..., M, N]";
   let description = [{
     Both operands have the same rank (>= 2) and equal batch dims
@@ -316,7 +332,9 @@ def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure]> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure]> {
+def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
+                              ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "input [..., K] x weight [N, K]^T (+ bias [N]) -> [..., N]";
   let description = [{
     PyTorch's linear: the weight is stored [out_features, in_features]. With
@@ -334,19 +352,22 @@ def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure]> {
 // Copies and segment boundaries
 //===----------------------------------------------------------------------===//
 
-def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType", [Pure]> {
+def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType",
+                                   [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "copy that may change the sharding or layout";
   let description = [{
     The value is unchanged; the result may be sharded or laid out
     differently, which makes `set` the user's way to request a resharding.
+    A set whose operand and result types are equal folds away.
   }];
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def Fuser_SegmentSetOp : Fuser_InferredOp<"segment_set", "inferSameGlobalType",
-                                          [Pure]> {
+                                          [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "explicit segment boundary";
   let description = [{
     Identity that separates segments (e.g. views from compute). It moves no

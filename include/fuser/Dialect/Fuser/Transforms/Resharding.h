@@ -1,0 +1,59 @@
+//===- Resharding.h - detecting and lowering placement changes --*- C++ -*-===//
+//
+// Shared by the decomposition pass and the stage verifier: which operands of
+// an op are placed differently from what its results need (read through the
+// op's ShardingRule only), and how to turn one sharding into another with
+// single-axis communications.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_DIALECT_FUSER_TRANSFORMS_RESHARDING_H
+#define FUSER_DIALECT_FUSER_TRANSFORMS_RESHARDING_H
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::fuser {
+
+/// A sharding like `of` but only its placement: mesh, dim axes and partial
+/// state, without stream split or layout.
+ShardingAttr placementOf(ShardingAttr of);
+
+/// The shardings the operands of `op` must have so that computing the op
+/// locally yields its results' shardings. Fails (with `why` set) when a
+/// result's sharding cannot come out of the op at all, e.g. a split of a dim
+/// the op needs whole. Operands without a tensor type get a null entry.
+FailureOr<SmallVector<ShardingAttr>>
+getRequiredOperandShardings(ShardingRuleOpInterface op, std::string &why);
+
+/// The sharding each result of `op` gets from its operands' shardings, the
+/// preferred operands first (see ShardingRuleOpInterface), then the most
+/// sharded. Each mesh axis is taken once; a split reduction factor makes the
+/// results partial. Null when no operand is sharded.
+/// `conflicts` collects operands whose sharding cannot be expressed through
+/// the op's factors (a split straddling factors), with the reason.
+struct ProjectionConflict {
+  unsigned operand;
+  int64_t dim;
+  std::string reason;
+};
+FailureOr<SmallVector<ShardingAttr>>
+projectOperandShardings(ShardingRuleOpInterface op,
+                        SmallVectorImpl<ProjectionConflict> &conflicts,
+                        std::string &why);
+
+/// True when some tensor operand of `op` is placed differently from what its
+/// results need, or the results cannot be computed locally.
+bool isResharding(ShardingRuleOpInterface op);
+
+/// Emits, at the builder's insertion point, the communications that turn
+/// `value` into a value placed as `target`, each changing exactly one mesh
+/// axis; returns the final value (`value` itself when the placement already
+/// matches). Reports at `loc` and fails when no sequence exists (a partial
+/// value created from a complete one, meshes no communication connects).
+FailureOr<Value> emitReshard(OpBuilder &builder, Location loc, Value value,
+                             ShardingAttr target);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_DIALECT_FUSER_TRANSFORMS_RESHARDING_H

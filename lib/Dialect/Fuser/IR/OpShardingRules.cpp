@@ -1,0 +1,281 @@
+//===- OpShardingRules.cpp - ShardingRuleOpInterface of fuser ops ---------===//
+//
+// Pointwise ops, copies and creation ops use the interface's default rule
+// (every dim its own factor, shared by all operands and results); the ops
+// below relate dims differently.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<ShapedType>(value.getType()).getShape();
+}
+
+/// Reduced dims of the input become reduction factors of `kind`; the others
+/// are shared with the result(s). Kept (size-1) result dims have no factor.
+static ShardingRule reductionRule(Operation *op, ArrayRef<int64_t> reducedDims,
+                                  FactorKind reducedKind, ReductionKind kind) {
+  ArrayRef<int64_t> shape = shapeOf(op->getOperand(0));
+  ShardingRule rule;
+  DimFactors input(shape.size());
+  DimFactors result(shapeOf(op->getResult(0)).size());
+  int64_t resultDim = 0;
+  bool keepdim = shape.size() == result.size();
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    bool reduced = llvm::is_contained(reducedDims, dim);
+    if (reduced) {
+      if (size != 1)
+        input[dim].push_back(rule.addFactor(size, reducedKind, kind));
+      if (keepdim)
+        ++resultDim;
+      continue;
+    }
+    if (size != 1) {
+      int64_t factor = rule.addFactor(size);
+      input[dim].push_back(factor);
+      result[resultDim].push_back(factor);
+    }
+    ++resultDim;
+  }
+  rule.operands.push_back(std::move(input));
+  rule.results.assign(op->getNumResults(), result);
+  return rule;
+}
+
+ShardingRule SumOp::getShardingRule() {
+  return reductionRule(*this, getDims(), FactorKind::Reduction,
+                       ReductionKind::Sum);
+}
+ShardingRule MaxOp::getShardingRule() {
+  return reductionRule(*this, getDims(), FactorKind::Reduction,
+                       ReductionKind::Max);
+}
+ShardingRule MinOp::getShardingRule() {
+  return reductionRule(*this, getDims(), FactorKind::Reduction,
+                       ReductionKind::Min);
+}
+// Equal-sized shards: the mean of the per-rank means is the global mean.
+ShardingRule MeanOp::getShardingRule() {
+  return reductionRule(*this, getDims(), FactorKind::Reduction,
+                       ReductionKind::Avg);
+}
+// Per-rank variances do not combine into the global one by a reduction.
+ShardingRule VarMeanOp::getShardingRule() {
+  return reductionRule(*this, getDims(), FactorKind::Blocked,
+                       ReductionKind::Sum);
+}
+
+/// A rule over one operand and one result where each entry of `mapping`
+/// pairs an operand dim with a result dim that hold the same data; other
+/// dims get factors of their own of kind `ownKind`.
+static ShardingRule
+pairedDimsRule(ArrayRef<int64_t> operandShape, ArrayRef<int64_t> resultShape,
+               ArrayRef<std::pair<int64_t, int64_t>> mapping,
+               FactorKind ownKind = FactorKind::Parallel) {
+  ShardingRule rule;
+  DimFactors operand(operandShape.size()), result(resultShape.size());
+  SmallVector<bool> operandPaired(operandShape.size()),
+      resultPaired(resultShape.size());
+  for (auto [from, to] : mapping) {
+    operandPaired[from] = resultPaired[to] = true;
+    if (operandShape[from] == 1)
+      continue;
+    int64_t factor = rule.addFactor(operandShape[from]);
+    operand[from].push_back(factor);
+    result[to].push_back(factor);
+  }
+  for (auto [dim, size] : llvm::enumerate(operandShape))
+    if (!operandPaired[dim])
+      rule.addOwnFactor(operand, dim, size, ownKind);
+  for (auto [dim, size] : llvm::enumerate(resultShape))
+    if (!resultPaired[dim])
+      rule.addOwnFactor(result, dim, size, ownKind);
+  rule.operands.push_back(std::move(operand));
+  rule.results.push_back(std::move(result));
+  return rule;
+}
+
+ShardingRule BroadcastOp::getShardingRule() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = shapeOf(getResult());
+  SmallVector<std::pair<int64_t, int64_t>> mapping;
+  // A size-1 dim expanded to a larger one is new data in the result.
+  for (auto [inputDim, resultDim] : llvm::enumerate(getDims()))
+    if (in[inputDim] == out[resultDim])
+      mapping.emplace_back(inputDim, resultDim);
+  return pairedDimsRule(in, out, mapping);
+}
+
+ShardingRule ExpandOp::getShardingRule() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = shapeOf(getResult());
+  SmallVector<std::pair<int64_t, int64_t>> mapping;
+  for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
+    if (in[dim] == out[dim])
+      mapping.emplace_back(dim, dim);
+  return pairedDimsRule(in, out, mapping);
+}
+
+ShardingRule SqueezeOp::getShardingRule() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = shapeOf(getResult());
+  SmallVector<std::pair<int64_t, int64_t>> mapping;
+  int64_t resultDim = 0;
+  for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
+    if (!llvm::is_contained(getDims(), dim))
+      mapping.emplace_back(dim, resultDim++);
+  return pairedDimsRule(in, out, mapping);
+}
+
+ShardingRule ReshapeOp::getShardingRule() {
+  return ShardingRule::reshape(shapeOf(getInput()), shapeOf(getResult()));
+}
+
+ShardingRule PermuteOp::getShardingRule() {
+  SmallVector<std::pair<int64_t, int64_t>> mapping;
+  for (auto [resultDim, inputDim] : llvm::enumerate(getPerm()))
+    mapping.emplace_back(inputDim, resultDim);
+  return pairedDimsRule(shapeOf(getInput()), shapeOf(getResult()), mapping);
+}
+
+/// Dims an op leaves whole are shared; the dims it cuts or grows are
+/// blocked on both sides: their elements move, so they cannot stay split.
+static ShardingRule keepUnchangedDims(ArrayRef<int64_t> in,
+                                      ArrayRef<int64_t> out,
+                                      function_ref<bool(int64_t)> changes) {
+  SmallVector<std::pair<int64_t, int64_t>> mapping;
+  for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
+    if (!changes(dim))
+      mapping.emplace_back(dim, dim);
+  return pairedDimsRule(in, out, mapping, FactorKind::Blocked);
+}
+
+ShardingRule SliceOp::getShardingRule() {
+  ArrayRef<int64_t> in = shapeOf(getInput());
+  return keepUnchangedDims(in, shapeOf(getResult()), [&](int64_t dim) {
+    return getStarts()[dim] != 0 || getLimits()[dim] != in[dim] ||
+           getSteps()[dim] != 1;
+  });
+}
+
+ShardingRule PadOp::getShardingRule() {
+  return keepUnchangedDims(
+      shapeOf(getInput()), shapeOf(getResult()),
+      [&](int64_t dim) { return getLow()[dim] != 0 || getHigh()[dim] != 0; });
+}
+
+ShardingRule SelectOp::getShardingRule() {
+  ArrayRef<int64_t> in = shapeOf(getInput());
+  SmallVector<std::pair<int64_t, int64_t>> mapping;
+  int64_t resultDim = 0;
+  for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
+    if (dim != getDim())
+      mapping.emplace_back(dim, resultDim++);
+  return pairedDimsRule(in, shapeOf(getResult()), mapping, FactorKind::Blocked);
+}
+
+ShardingRule CatOp::getShardingRule() {
+  ShardingRule rule;
+  ArrayRef<int64_t> out = shapeOf(getResult());
+  int64_t catDim = getDim();
+  DimFactors result(out.size());
+  SmallVector<DimFactors> inputs;
+  for (Value input : getInputs())
+    inputs.emplace_back(shapeOf(input).size());
+  for (int64_t dim = 0, rank = out.size(); dim < rank; ++dim) {
+    if (dim == catDim) {
+      for (auto [input, factors] : llvm::zip_equal(getInputs(), inputs))
+        rule.addOwnFactor(factors, dim, shapeOf(input)[dim], FactorKind::Blocked);
+      rule.addOwnFactor(result, dim, out[dim], FactorKind::Blocked);
+      continue;
+    }
+    if (out[dim] == 1)
+      continue;
+    int64_t factor = rule.addFactor(out[dim]);
+    for (DimFactors &factors : inputs)
+      factors[dim].push_back(factor);
+    result[dim].push_back(factor);
+  }
+  rule.operands = std::move(inputs);
+  rule.results.push_back(std::move(result));
+  return rule;
+}
+
+ShardingRule MatmulOp::getShardingRule() {
+  ArrayRef<int64_t> lhs = shapeOf(getLhs()), rhs = shapeOf(getRhs());
+  int64_t rank = lhs.size();
+  ShardingRule rule;
+  DimFactors a(rank), b(rank), c(rank);
+  for (int64_t dim = 0; dim < rank - 2; ++dim) {
+    if (lhs[dim] == 1)
+      continue;
+    int64_t batch = rule.addFactor(lhs[dim]);
+    a[dim].push_back(batch);
+    b[dim].push_back(batch);
+    c[dim].push_back(batch);
+  }
+  if (lhs[rank - 2] != 1) {
+    int64_t m = rule.addFactor(lhs[rank - 2]);
+    a[rank - 2].push_back(m);
+    c[rank - 2].push_back(m);
+  }
+  if (rhs[rank - 1] != 1) {
+    int64_t n = rule.addFactor(rhs[rank - 1]);
+    b[rank - 1].push_back(n);
+    c[rank - 1].push_back(n);
+  }
+  if (lhs[rank - 1] != 1) {
+    int64_t k = rule.addFactor(lhs[rank - 1], FactorKind::Reduction);
+    a[rank - 1].push_back(k);
+    b[rank - 2].push_back(k);
+  }
+  rule.operands = {std::move(a), std::move(b)};
+  rule.results.push_back(std::move(c));
+  return rule;
+}
+
+// Keep the right-hand side (usually a weight) where it is.
+SmallVector<unsigned> MatmulOp::getPreferredOperands() { return {1, 0}; }
+
+ShardingRule LinearOp::getShardingRule() {
+  ArrayRef<int64_t> x = shapeOf(getInput()), w = shapeOf(getWeight());
+  int64_t rank = x.size();
+  ShardingRule rule;
+  DimFactors input(rank), weight(w.size()), result(shapeOf(getResult()).size());
+  for (int64_t dim = 0; dim < rank - 1; ++dim) {
+    if (x[dim] == 1)
+      continue;
+    int64_t factor = rule.addFactor(x[dim]);
+    input[dim].push_back(factor);
+    result[dim].push_back(factor);
+  }
+  if (x[rank - 1] != 1) {
+    int64_t k = rule.addFactor(x[rank - 1], FactorKind::Reduction);
+    input[rank - 1].push_back(k);
+    weight[w.size() - 1].push_back(k);
+  }
+  std::optional<int64_t> n;
+  if (w.size() == 2 && w[0] != 1) {
+    n = rule.addFactor(w[0]);
+    weight[0].push_back(*n);
+    result[rank - 1].push_back(*n);
+  }
+  rule.operands = {std::move(input), std::move(weight)};
+  if (getBias()) {
+    // The bias is [N] for a weight [N, K] and a scalar for a weight [K].
+    DimFactors bias(shapeOf(getBias()).size());
+    if (n)
+      bias[0].push_back(*n);
+    rule.operands.push_back(std::move(bias));
+  }
+  rule.results.push_back(std::move(result));
+  return rule;
+}
+
+// The weight first, then the bias: weights are never redistributed.
+SmallVector<unsigned> LinearOp::getPreferredOperands() {
+  if (getBias())
+    return {1, 2, 0};
+  return {1, 0};
+}

@@ -1,0 +1,197 @@
+//===- DecomposeReshardings.cpp - one communication per placement change --===//
+
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_DECOMPOSERESHARDINGS
+#include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+enum class ReshardPlacement { Auto, Before, After };
+
+static RankedTensorType withSharding(Type type, ShardingAttr sharding) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               sharding);
+}
+
+/// A linear with a bias whose result is partial would add the bias on every
+/// rank of the partial sum. Rewrite it as a linear without bias, the
+/// resolution of its partial sum (a fuser.set, decomposed like any other)
+/// and an add of the broadcast bias.
+static void splitPartialLinearBias(LinearOp linear) {
+  ShardingAttr partial = getSharding(linear.getResult());
+  if (!linear.getBias() || !partial || !partial.isPartial())
+    return;
+  OpBuilder builder(linear);
+  Location loc = linear.getLoc();
+  RankedTensorType partialType = linear.getType();
+  auto resolvedType = withSharding(
+      partialType, partial.withPartial({}, ReductionKind::Sum));
+  Value product = LinearOp::create(builder, loc, partialType,
+                                   linear.getInput(), linear.getWeight(),
+                                   Value());
+  Value resolved = SetOp::create(builder, loc, resolvedType, product);
+  Value bias = linear.getBias();
+  SmallVector<int64_t> biasDims;
+  if (cast<RankedTensorType>(bias.getType()).getRank() == 1)
+    biasDims.push_back(partialType.getRank() - 1);
+  Value broadcast = BroadcastOp::create(builder, loc, resolvedType, bias,
+                                        builder.getDenseI64ArrayAttr(biasDims));
+  Value sum = AddOp::create(builder, loc, resolvedType, resolved, broadcast);
+  linear.getResult().replaceAllUsesWith(sum);
+  linear.erase();
+}
+
+class Decomposition {
+public:
+  explicit Decomposition(ReshardPlacement placement) : placement(placement) {}
+  LogicalResult run(ShardingRuleOpInterface op);
+
+private:
+  FailureOr<bool> reshardAfter(ShardingRuleOpInterface op);
+  LogicalResult reshardBefore(ShardingRuleOpInterface op,
+                              ArrayRef<ShardingAttr> required);
+
+  ReshardPlacement placement;
+};
+} // namespace
+
+/// Lets the op compute on its operands' placement and converts the result
+/// back to its sharding. False when that does not apply: the op has several
+/// results, its operands disagree, or the result would not change.
+FailureOr<bool> Decomposition::reshardAfter(ShardingRuleOpInterface op) {
+  if (op->getNumResults() != 1)
+    return false;
+  SmallVector<ProjectionConflict> conflicts;
+  std::string why;
+  FailureOr<SmallVector<ShardingAttr>> computed =
+      projectOperandShardings(op, conflicts, why);
+  Value result = op->getResult(0);
+  Type originalType = result.getType();
+  ShardingAttr original = getSharding(originalType);
+  if (failed(computed) || !conflicts.empty() || !computed->front() ||
+      computed->front().hasSamePlacement(original))
+    return false;
+
+  result.setType(withSharding(originalType, computed->front()));
+  FailureOr<SmallVector<ShardingAttr>> required =
+      getRequiredOperandShardings(op, why);
+  bool operandsAgree =
+      succeeded(required) &&
+      llvm::all_of(llvm::zip_equal(op->getOperands(), *required),
+                   [](auto pair) {
+                     auto [operand, sharding] = pair;
+                     return !sharding ||
+                            getSharding(operand).hasSamePlacement(sharding);
+                   });
+  if (!operandsAgree) {
+    result.setType(originalType);
+    return false;
+  }
+  SmallVector<OpOperand *> uses =
+      llvm::map_to_vector(result.getUses(), [](OpOperand &use) { return &use; });
+  OpBuilder builder(op->getContext());
+  builder.setInsertionPointAfter(op);
+  FailureOr<Value> converted =
+      emitReshard(builder, op->getLoc(), result, original);
+  if (failed(converted))
+    return failure();
+  for (OpOperand *use : uses)
+    use->set(*converted);
+  return true;
+}
+
+LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
+                                           ArrayRef<ShardingAttr> required) {
+  OpBuilder builder(op);
+  for (auto [operand, sharding] :
+       llvm::zip_equal(op->getOpOperands(), required)) {
+    if (!sharding || getSharding(operand.get()).hasSamePlacement(sharding))
+      continue;
+    FailureOr<Value> converted =
+        emitReshard(builder, op->getLoc(), operand.get(), sharding);
+    if (failed(converted))
+      return failure();
+    operand.set(*converted);
+  }
+  return success();
+}
+
+LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
+  for (auto [index, operand] : llvm::enumerate(op->getOperands()))
+    if (isa<RankedTensorType>(operand.getType()) && !getSharding(operand))
+      return op->emitError("operand #")
+             << index << " has no sharding; run fuser-propagate-shardings first";
+  std::string why;
+  FailureOr<SmallVector<ShardingAttr>> required =
+      getRequiredOperandShardings(op, why);
+  if (succeeded(required) && !isResharding(op))
+    return success();
+
+  bool singleInOut = op->getNumOperands() == 1 && op->getNumResults() == 1;
+  bool preferAfter = placement == ReshardPlacement::After ||
+                     (placement == ReshardPlacement::Auto && singleInOut);
+  if (preferAfter || failed(required)) {
+    FailureOr<bool> done = reshardAfter(op);
+    if (failed(done))
+      return failure();
+    if (*done)
+      return success();
+  }
+  if (failed(required))
+    return op->emitError("the result sharding cannot be computed locally (")
+           << why << ") and the operands do not determine another one";
+  return reshardBefore(op, *required);
+}
+
+namespace {
+struct DecomposeReshardingsPass
+    : public mlir::fuser::impl::DecomposeReshardingsBase<
+          DecomposeReshardingsPass> {
+  using DecomposeReshardingsBase::DecomposeReshardingsBase;
+
+  void runOnOperation() override {
+    std::optional<ReshardPlacement> where =
+        llvm::StringSwitch<std::optional<ReshardPlacement>>(reshardPlacement)
+            .Case("auto", ReshardPlacement::Auto)
+            .Case("before", ReshardPlacement::Before)
+            .Case("after", ReshardPlacement::After)
+            .Default(std::nullopt);
+    if (!where) {
+      getOperation().emitError("reshard-placement must be auto, before or "
+                               "after, got '")
+          << reshardPlacement << "'";
+      return signalPassFailure();
+    }
+    SmallVector<LinearOp> linears;
+    getOperation().walk([&](LinearOp linear) { linears.push_back(linear); });
+    for (LinearOp linear : linears)
+      splitPartialLinearBias(linear);
+
+    SmallVector<ShardingRuleOpInterface> ops;
+    getOperation().walk(
+        [&](ShardingRuleOpInterface op) { ops.push_back(op); });
+    Decomposition decomposition(*where);
+    for (ShardingRuleOpInterface op : ops) {
+      if (failed(decomposition.run(op)))
+        return signalPassFailure();
+      // A copy left with equal operand and result types is gone.
+      SmallVector<OpFoldResult> folded;
+      if (op->getNumResults() == 1 && succeeded(op->fold(folded)) &&
+          folded.size() == 1)
+        if (auto value = dyn_cast<Value>(folded.front())) {
+          op->getResult(0).replaceAllUsesWith(value);
+          op->erase();
+        }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,307 @@
+//===- PropagateShardings.cpp - give every tensor value a sharding --------===//
+
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_PROPAGATESHARDINGS
+#include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+/// Whether `sharding` is valid for a tensor of `shape` (divisible splits, a
+/// stream split that divides the local dim).
+static bool fitsShape(ShardingAttr sharding, ArrayRef<int64_t> shape) {
+  ::fuser::Shape global(shape.begin(), shape.end());
+  if (!::fuser::checkDivisible(global, sharding.toDimAxes(),
+                               sharding.getMesh().toMesh())
+           .empty())
+    return false;
+  if (std::optional<int64_t> dim = sharding.getStreamDim()) {
+    int64_t local = sharding.getLocalShape(shape)[*dim];
+    return ShapedType::isDynamic(local) ||
+           local % sharding.getStreamChunks() == 0;
+  }
+  return true;
+}
+
+static void setSharding(Value value, ShardingAttr sharding) {
+  auto type = cast<RankedTensorType>(value.getType());
+  value.setType(
+      RankedTensorType::get(type.getShape(), type.getElementType(), sharding));
+}
+
+static int64_t countAxes(ShardingAttr sharding) {
+  int64_t count = sharding.getPartialAxes().size();
+  for (DenseI64ArrayAttr axes : sharding.getDims())
+    count += axes.size();
+  return count;
+}
+
+namespace {
+class Propagation {
+public:
+  explicit Propagation(func::FuncOp function) : function(function) {}
+  LogicalResult run();
+
+private:
+  bool refine(Value value, ShardingAttr candidate);
+  FailureOr<bool> forward(ShardingRuleOpInterface op);
+  bool backward(ShardingRuleOpInterface op);
+  bool backwardFromReturns();
+  LogicalResult replicateTheRest();
+  void finishSignature();
+
+  bool isFunctionArgument(Value value) {
+    auto argument = dyn_cast<BlockArgument>(value);
+    return argument && argument.getOwner() == &function.getBody().front();
+  }
+
+  func::FuncOp function;
+  DenseSet<Value> annotated;
+  SmallVector<ShardingRuleOpInterface> ops;
+};
+} // namespace
+
+/// Adds what `candidate` knows to `value`'s sharding: the whole sharding if it
+/// has none, else mesh axes for dims that have none (axes it already uses are
+/// not taken twice) and a missing stream split. Never touches annotated
+/// values; never removes anything, so propagation reaches a fixed point.
+bool Propagation::refine(Value value, ShardingAttr candidate) {
+  if (!candidate || annotated.contains(value) ||
+      !isa<RankedTensorType>(value.getType()))
+    return false;
+  auto shape = cast<RankedTensorType>(value.getType()).getShape();
+  ShardingAttr current = getSharding(value);
+  ShardingAttr next = candidate;
+  if (current) {
+    if (current.getMesh() != candidate.getMesh())
+      return false;
+    SmallVector<SmallVector<int64_t>> dims = current.getDimAxesList();
+    SmallVector<int64_t> used(current.getPartialAxes());
+    for (const SmallVector<int64_t> &axes : dims)
+      llvm::append_range(used, axes);
+    for (auto [dim, axes] : llvm::enumerate(dims)) {
+      ArrayRef<int64_t> offered = candidate.getDimAxes(dim);
+      if (!axes.empty() || offered.empty() ||
+          llvm::any_of(offered,
+                       [&](int64_t a) { return llvm::is_contained(used, a); }))
+        continue;
+      axes.assign(offered.begin(), offered.end());
+      llvm::append_range(used, offered);
+    }
+    bool takeStream = !current.getStreamDim() && candidate.getStreamDim();
+    next = ShardingAttr::get(
+        current.getMesh(), dims, current.getPartialAxes(),
+        current.getPartialKind(),
+        takeStream ? candidate.getStreamDim() : current.getStreamDim(),
+        takeStream ? candidate.getStreamChunks() : current.getStreamChunks(),
+        current.getOrder(), current.getContiguity());
+  }
+  if (next == current || !fitsShape(next, shape))
+    return false;
+  setSharding(value, next);
+  return true;
+}
+
+FailureOr<bool> Propagation::forward(ShardingRuleOpInterface op) {
+  SmallVector<ProjectionConflict> conflicts;
+  std::string why;
+  FailureOr<SmallVector<ShardingAttr>> results =
+      projectOperandShardings(op, conflicts, why);
+  if (!conflicts.empty()) {
+    const ProjectionConflict &conflict = conflicts.front();
+    return op->emitError("cannot propagate the sharding of operand #")
+           << conflict.operand << " through this op: dim " << conflict.dim
+           << ": " << conflict.reason;
+  }
+  if (failed(results))
+    return op->emitError("cannot propagate shardings through this op: ")
+           << why;
+  bool changed = false;
+  for (auto [result, sharding] : llvm::zip_equal(op->getResults(), *results))
+    changed |= refine(result, sharding);
+  return changed;
+}
+
+bool Propagation::backward(ShardingRuleOpInterface op) {
+  // The most sharded result speaks for all of them.
+  std::optional<unsigned> reference;
+  int64_t mostAxes = -1;
+  for (auto [index, result] : llvm::enumerate(op->getResults()))
+    if (ShardingAttr sharding = getSharding(result);
+        sharding && countAxes(sharding) > mostAxes) {
+      mostAxes = countAxes(sharding);
+      reference = index;
+    }
+  if (!reference)
+    return false;
+  ShardingAttr sharding = getSharding(op->getResult(*reference));
+  ShardingRule rule = op.getShardingRule();
+  SmallVector<FactorMismatch> ignored;
+  FactorSharding factors =
+      projectToFactors(rule, rule.results[*reference], sharding, ignored);
+  // A partial result asks for its reduction factor to be split, when the op
+  // has exactly one.
+  SmallVector<int64_t> reductionFactors;
+  for (auto [index, factor] : llvm::enumerate(rule.getFactors()))
+    if (factor.kind == FactorKind::Reduction)
+      reductionFactors.push_back(index);
+  if (sharding.isPartial() && reductionFactors.size() == 1)
+    llvm::append_range(factors.axes[reductionFactors.front()],
+                       sharding.getPartialAxes());
+
+  bool changed = false;
+  MeshAttr mesh = sharding.getMesh();
+  for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+    if (!isa<RankedTensorType>(operand.getType()))
+      continue;
+    FactorMismatch mismatch;
+    FailureOr<SmallVector<SmallVector<int64_t>>> dims = dimAxesFromFactors(
+        rule, rule.operands[index], factors, mesh, mismatch);
+    if (failed(dims))
+      continue;
+    std::optional<int64_t> streamDim;
+    int64_t streamChunks = 0;
+    if (auto stream = streamSplitOf(rule.operands[index], factors)) {
+      streamDim = stream->first;
+      streamChunks = stream->second;
+    }
+    // The caller lays out function arguments: they get a mesh and stream
+    // splits, not mesh-axis splits.
+    if (isFunctionArgument(operand))
+      dims->assign(dims->size(), {});
+    changed |= refine(operand, ShardingAttr::get(mesh, *dims, {},
+                                                 ReductionKind::Sum, streamDim,
+                                                 streamChunks));
+  }
+  return changed;
+}
+
+bool Propagation::backwardFromReturns() {
+  bool changed = false;
+  function.walk([&](func::ReturnOp ret) {
+    for (auto [value, type] :
+         llvm::zip_equal(ret.getOperands(), function.getResultTypes()))
+      if (ShardingAttr declared = getSharding(type))
+        changed |= refine(value, declared);
+  });
+  return changed;
+}
+
+/// Values no sharded value relates to are replicated on the function's
+/// mesh; with several meshes there is no telling which, so that is an error.
+LogicalResult Propagation::replicateTheRest() {
+  SmallVector<Value> unsharded;
+  SetVector<MeshAttr> meshes;
+  auto visit = [&](Value value) {
+    if (!isa<RankedTensorType>(value.getType()))
+      return;
+    if (ShardingAttr sharding = getSharding(value))
+      meshes.insert(sharding.getMesh());
+    else
+      unsharded.push_back(value);
+  };
+  for (BlockArgument argument : function.getArguments())
+    visit(argument);
+  function.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      visit(result);
+  });
+  if (meshes.empty() || unsharded.empty())
+    return success();
+  if (meshes.size() > 1) {
+    for (Value value : unsharded)
+      emitError(value.getLoc())
+          << "cannot tell which mesh this value lives on: the function uses "
+          << meshes.size()
+          << " meshes and no sharded value relates to it; annotate it";
+    return failure();
+  }
+  for (Value value : unsharded) {
+    auto rank = cast<RankedTensorType>(value.getType()).getRank();
+    setSharding(value, ShardingAttr::get(meshes.front(),
+                                         SmallVector<SmallVector<int64_t>>(rank)));
+  }
+  return success();
+}
+
+/// Arguments keep what propagation gave them. Annotated results keep their
+/// type, the returned value being resharded to it by a fuser.set; the others
+/// take the returned value's sharding, resolved when it is partial.
+void Propagation::finishSignature() {
+  SmallVector<Type> resultTypes(function.getResultTypes());
+  function.walk([&](func::ReturnOp ret) {
+    OpBuilder builder(ret);
+    for (auto [index, operand] : llvm::enumerate(ret->getOpOperands())) {
+      ShardingAttr actual = getSharding(operand.get());
+      if (!actual)
+        continue;
+      Type declared = function.getResultTypes()[index];
+      ShardingAttr wanted = getSharding(declared);
+      if (!wanted) {
+        wanted = actual.withPartial({}, ReductionKind::Sum);
+        auto type = cast<RankedTensorType>(operand.get().getType());
+        declared = RankedTensorType::get(type.getShape(), type.getElementType(),
+                                         wanted);
+      }
+      resultTypes[index] = declared;
+      if (actual.hasSamePlacement(wanted) && operand.get().getType() == declared)
+        continue;
+      operand.set(SetOp::create(builder, ret.getLoc(), declared, operand.get()));
+    }
+  });
+  function.setType(FunctionType::get(
+      function.getContext(), function.getBody().front().getArgumentTypes(),
+      resultTypes));
+}
+
+LogicalResult Propagation::run() {
+  auto noteAnnotated = [&](Value value) {
+    if (getSharding(value))
+      annotated.insert(value);
+  };
+  for (BlockArgument argument : function.getArguments())
+    noteAnnotated(argument);
+  function.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      noteAnnotated(result);
+    if (auto ruled = dyn_cast<ShardingRuleOpInterface>(op))
+      ops.push_back(ruled);
+  });
+
+  // Each round only adds axes to values that lack them, so it ends.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (ShardingRuleOpInterface op : ops) {
+      FailureOr<bool> forwarded = forward(op);
+      if (failed(forwarded))
+        return failure();
+      changed |= *forwarded;
+    }
+    changed |= backwardFromReturns();
+    for (ShardingRuleOpInterface op : llvm::reverse(ops))
+      changed |= backward(op);
+  }
+  if (failed(replicateTheRest()))
+    return failure();
+  finishSignature();
+  return success();
+}
+
+namespace {
+struct PropagateShardingsPass
+    : public mlir::fuser::impl::PropagateShardingsBase<PropagateShardingsPass> {
+  void runOnOperation() override {
+    if (getOperation().isExternal())
+      return;
+    if (failed(Propagation(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,235 @@
+//===- Resharding.cpp - which operands an op needs placed differently -----===//
+
+#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+ShardingAttr mlir::fuser::placementOf(ShardingAttr of) {
+  return ShardingAttr::get(of.getMesh(), of.getDimAxesList(),
+                           of.getPartialAxes(), of.getPartialKind());
+}
+
+static std::string describe(const Twine &where, const FactorMismatch &mismatch) {
+  return (where + " dim " + Twine(mismatch.dim) + ": " + mismatch.reason).str();
+}
+
+/// Merges `from` into `into` factor by factor, skipping factors `into`
+/// already assigns and axes it already uses. Returns whether it added any.
+static bool mergeFactorAxes(FactorSharding &into, const FactorSharding &from,
+                            ArrayRef<Factor> factors) {
+  SmallVector<int64_t> used = into.usedAxes();
+  bool added = false;
+  for (auto [index, axes] : llvm::enumerate(from.axes)) {
+    if (axes.empty() || !into.axes[index].empty() ||
+        factors[index].kind == FactorKind::Blocked ||
+        llvm::any_of(axes, [&](int64_t a) { return llvm::is_contained(used, a); }))
+      continue;
+    into.axes[index] = axes;
+    used.append(axes.begin(), axes.end());
+    added = true;
+  }
+  if (!into.streamFactor && from.streamFactor) {
+    into.streamFactor = from.streamFactor;
+    into.streamChunks = from.streamChunks;
+  }
+  return added;
+}
+
+FailureOr<SmallVector<ShardingAttr>>
+mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
+                                         std::string &why) {
+  ShardingRule rule = op.getShardingRule();
+  Operation *operation = op.getOperation();
+  MeshAttr mesh;
+  FactorSharding required(rule.getNumFactors());
+  ShardingAttr partialSource;
+  for (auto [index, result] : llvm::enumerate(operation->getResults())) {
+    ShardingAttr sharding = getSharding(result);
+    if (!sharding) {
+      why = "result #" + std::to_string(index) + " has no sharding";
+      return failure();
+    }
+    if (mesh && sharding.getMesh() != mesh) {
+      why = "the results are on different meshes";
+      return failure();
+    }
+    mesh = sharding.getMesh();
+    SmallVector<FactorMismatch> mismatches;
+    FactorSharding projected =
+        projectToFactors(rule, rule.results[index], sharding, mismatches);
+    if (!mismatches.empty()) {
+      why = describe("result #" + Twine(index), mismatches.front());
+      return failure();
+    }
+    mergeFactorAxes(required, projected, rule.getFactors());
+    if (sharding.isPartial())
+      partialSource = sharding;
+  }
+
+  // Partial results come from split reduction factors. Keep the reduction
+  // factors an operand already splits over those axes; put the rest on the
+  // outermost reduction factor.
+  if (partialSource) {
+    SmallVector<int64_t> pending(partialSource.getPartialAxes());
+    SmallVector<int64_t> reductionFactors;
+    for (auto [index, factor] : llvm::enumerate(rule.getFactors()))
+      if (factor.kind == FactorKind::Reduction)
+        reductionFactors.push_back(index);
+    if (reductionFactors.empty()) {
+      why = "the results are partial, but the op reduces nothing";
+      return failure();
+    }
+    for (int64_t factor : reductionFactors)
+      if (rule.getFactor(factor).reduction != partialSource.getPartialKind()) {
+        why = "the results are partial with reduction kind " +
+              stringifyReductionKind(partialSource.getPartialKind()).str() +
+              ", but the op reduces with " +
+              stringifyReductionKind(rule.getFactor(factor).reduction).str();
+        return failure();
+      }
+    for (auto [index, operand] : llvm::enumerate(operation->getOperands())) {
+      ShardingAttr sharding = getSharding(operand);
+      if (!sharding || sharding.getMesh() != mesh)
+        continue;
+      SmallVector<FactorMismatch> ignored;
+      FactorSharding actual =
+          projectToFactors(rule, rule.operands[index], sharding, ignored);
+      for (int64_t factor : reductionFactors) {
+        ArrayRef<int64_t> axes = actual.axes[factor];
+        if (axes.empty() || !required.axes[factor].empty() ||
+            !llvm::all_of(axes, [&](int64_t a) {
+              return llvm::is_contained(pending, a);
+            }))
+          continue;
+        required.axes[factor].assign(axes.begin(), axes.end());
+        for (int64_t axis : axes)
+          llvm::erase(pending, axis);
+      }
+    }
+    llvm::append_range(required.axes[reductionFactors.front()], pending);
+  }
+
+  SmallVector<ShardingAttr> shardings;
+  for (auto [index, operand] : llvm::enumerate(operation->getOperands())) {
+    if (!isa<RankedTensorType>(operand.getType())) {
+      shardings.push_back({});
+      continue;
+    }
+    FactorMismatch mismatch;
+    FailureOr<SmallVector<SmallVector<int64_t>>> dims = dimAxesFromFactors(
+        rule, rule.operands[index], required, mesh, mismatch);
+    if (failed(dims)) {
+      why = describe("operand #" + Twine(index), mismatch);
+      return failure();
+    }
+    shardings.push_back(ShardingAttr::get(mesh, *dims));
+  }
+  return shardings;
+}
+
+/// Operand indices in the order their shardings are taken: the op's
+/// preferred operands, then the others most-sharded first (ties by index).
+static SmallVector<unsigned> operandPriority(ShardingRuleOpInterface op) {
+  SmallVector<unsigned> order = op.getPreferredOperands();
+  SmallVector<unsigned> rest;
+  for (unsigned index = 0, n = op->getNumOperands(); index < n; ++index)
+    if (!llvm::is_contained(order, index))
+      rest.push_back(index);
+  auto numAxes = [&](unsigned index) -> int64_t {
+    ShardingAttr sharding = getSharding(op->getOperand(index));
+    if (!sharding)
+      return -1;
+    int64_t count = sharding.getPartialAxes().size();
+    for (DenseI64ArrayAttr axes : sharding.getDims())
+      count += axes.size();
+    return count;
+  };
+  llvm::stable_sort(rest, [&](unsigned a, unsigned b) {
+    return numAxes(a) > numAxes(b);
+  });
+  order.append(rest);
+  return order;
+}
+
+FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
+    ShardingRuleOpInterface op, SmallVectorImpl<ProjectionConflict> &conflicts,
+    std::string &why) {
+  ShardingRule rule = op.getShardingRule();
+  Operation *operation = op.getOperation();
+  SmallVector<ShardingAttr> results(operation->getNumResults());
+  MeshAttr mesh;
+  FactorSharding factors(rule.getNumFactors());
+  for (unsigned index : operandPriority(op)) {
+    ShardingAttr sharding = getSharding(operation->getOperand(index));
+    if (!sharding)
+      continue;
+    if (!mesh)
+      mesh = sharding.getMesh();
+    // Operands on other meshes will be moved; they say nothing here.
+    if (sharding.getMesh() != mesh)
+      continue;
+    SmallVector<FactorMismatch> mismatches;
+    FactorSharding projected =
+        projectToFactors(rule, rule.operands[index], sharding, mismatches);
+    for (FactorMismatch &mismatch : mismatches)
+      if (!mismatch.blocked)
+        conflicts.push_back({index, mismatch.dim, std::move(mismatch.reason)});
+    mergeFactorAxes(factors, projected, rule.getFactors());
+  }
+  if (!mesh)
+    return results;
+
+  SmallVector<int64_t> partialAxes;
+  ReductionKind partialKind = ReductionKind::Sum;
+  for (auto [index, factor] : llvm::enumerate(rule.getFactors())) {
+    if (factor.kind != FactorKind::Reduction || factors.axes[index].empty())
+      continue;
+    llvm::append_range(partialAxes, factors.axes[index]);
+    partialKind = factor.reduction;
+  }
+  for (auto [index, result] : llvm::enumerate(operation->getResults())) {
+    FactorMismatch mismatch;
+    FailureOr<SmallVector<SmallVector<int64_t>>> dims = dimAxesFromFactors(
+        rule, rule.results[index], factors, mesh, mismatch);
+    if (failed(dims)) {
+      why = describe("result #" + Twine(index), mismatch);
+      return failure();
+    }
+    auto type = cast<RankedTensorType>(result.getType());
+    std::optional<int64_t> streamDim;
+    int64_t streamChunks = 0;
+    if (auto stream = streamSplitOf(rule.results[index], factors)) {
+      streamDim = stream->first;
+      streamChunks = stream->second;
+    }
+    ShardingAttr sharding =
+        ShardingAttr::get(mesh, *dims, partialAxes, partialKind);
+    // Keep the stream split only where it divides the result's local dim.
+    if (streamDim) {
+      int64_t local = sharding.getLocalShape(type.getShape())[*streamDim];
+      if (ShapedType::isDynamic(local) || local % streamChunks == 0)
+        sharding = ShardingAttr::get(mesh, *dims, partialAxes, partialKind,
+                                     streamDim, streamChunks);
+    }
+    results[index] = sharding;
+  }
+  return results;
+}
+
+bool mlir::fuser::isResharding(ShardingRuleOpInterface op) {
+  std::string why;
+  FailureOr<SmallVector<ShardingAttr>> required =
+      getRequiredOperandShardings(op, why);
+  if (failed(required))
+    return true;
+  for (auto [operand, sharding] :
+       llvm::zip_equal(op->getOperands(), *required)) {
+    if (!sharding)
+      continue;
+    ShardingAttr actual = getSharding(operand);
+    if (!actual || !actual.hasSamePlacement(sharding))
+      return true;
+  }
+  return false;
+}
