@@ -12,10 +12,15 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace fuser::test {
+void registerTestShardingRulesPass();
+} // namespace fuser::test
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   fuser::registerAllDialects(registry);
   fuser::registerAllPasses();
+  fuser::test::registerTestShardingRulesPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Fuser-MLIR optimizer driver\n", registry));
 }

@@ -52,7 +52,6 @@ private:
   bool refine(Value value, ShardingAttr candidate);
   FailureOr<bool> forward(ShardingRuleOpInterface op);
   bool backward(ShardingRuleOpInterface op);
-  bool backwardFromReturns();
   LogicalResult replicateTheRest();
   void finishSignature();
 
@@ -182,17 +181,6 @@ bool Propagation::backward(ShardingRuleOpInterface op) {
   return changed;
 }
 
-bool Propagation::backwardFromReturns() {
-  bool changed = false;
-  function.walk([&](func::ReturnOp ret) {
-    for (auto [value, type] :
-         llvm::zip_equal(ret.getOperands(), function.getResultTypes()))
-      if (ShardingAttr declared = getSharding(type))
-        changed |= refine(value, declared);
-  });
-  return changed;
-}
-
 /// Values no sharded value relates to are replicated on the function's
 /// mesh; with several meshes there is no telling which, so that is an error.
 LogicalResult Propagation::replicateTheRest() {
@@ -230,29 +218,27 @@ LogicalResult Propagation::replicateTheRest() {
   return success();
 }
 
-/// Arguments keep what propagation gave them. Annotated results keep their
-/// type, the returned value being resharded to it by a fuser.set; the others
-/// take the returned value's sharding, resolved when it is partial.
+/// The function type follows its arguments and returned values. (An
+/// annotated result type means the returned value is annotated too: func.return
+/// requires equal types.) A partial value is resolved before it is returned,
+/// by a fuser.set that resharding decomposition turns into communication.
 void Propagation::finishSignature() {
   SmallVector<Type> resultTypes(function.getResultTypes());
   function.walk([&](func::ReturnOp ret) {
     OpBuilder builder(ret);
     for (auto [index, operand] : llvm::enumerate(ret->getOpOperands())) {
-      ShardingAttr actual = getSharding(operand.get());
-      if (!actual)
+      ShardingAttr sharding = getSharding(operand.get());
+      if (!sharding)
         continue;
-      Type declared = function.getResultTypes()[index];
-      ShardingAttr wanted = getSharding(declared);
-      if (!wanted) {
-        wanted = actual.withPartial({}, ReductionKind::Sum);
-        auto type = cast<RankedTensorType>(operand.get().getType());
-        declared = RankedTensorType::get(type.getShape(), type.getElementType(),
-                                         wanted);
+      Type type = operand.get().getType();
+      if (sharding.isPartial() && !annotated.contains(operand.get())) {
+        auto tensor = cast<RankedTensorType>(type);
+        type = RankedTensorType::get(
+            tensor.getShape(), tensor.getElementType(),
+            sharding.withPartial({}, ReductionKind::Sum));
+        operand.set(SetOp::create(builder, ret.getLoc(), type, operand.get()));
       }
-      resultTypes[index] = declared;
-      if (actual.hasSamePlacement(wanted) && operand.get().getType() == declared)
-        continue;
-      operand.set(SetOp::create(builder, ret.getLoc(), declared, operand.get()));
+      resultTypes[index] = type;
     }
   });
   function.setType(FunctionType::get(
@@ -284,7 +270,6 @@ LogicalResult Propagation::run() {
         return failure();
       changed |= *forwarded;
     }
-    changed |= backwardFromReturns();
     for (ShardingRuleOpInterface op : llvm::reverse(ops))
       changed |= backward(op);
   }

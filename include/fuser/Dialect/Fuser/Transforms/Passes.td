@@ -28,9 +28,9 @@ def PropagateShardings : Pass<"fuser-propagate-shardings", "func::FuncOp"> {
     Through a reshape a split must fall on the outer factor of the reshaped
     dim and divide it; otherwise the pass reports which dim and why. Values
     no sharded value relates to are replicated on the function's mesh.
-    Function results keep an annotated type (a `fuser.set` before the return
-    reshards the returned value when needed); unannotated results take the
-    returned value's sharding, resolved if it is partial.
+    Function results take the returned values' shardings; a partial value
+    that is not annotated is resolved before it is returned (a `fuser.set`,
+    which resharding decomposition turns into communication).
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
