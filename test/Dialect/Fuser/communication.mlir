@@ -17,6 +17,9 @@ func.func @same_mesh(
   // CHECK: fuser.comm.allgather %{{.*}} axis = 0 : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
   %0 = fuser.comm.allgather %rows axis = 0
       : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  // CHECK: fuser.comm.all_slice %{{.*}} axis = 0 : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>> -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [0]]>>
+  %slice = fuser.comm.all_slice %0 axis = 0
+      : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
   // CHECK: fuser.comm.allreduce %{{.*}} axis = 0 : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []], partial = {0 : sum}>> -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
   %1 = fuser.comm.allreduce %partial axis = 0
       : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>

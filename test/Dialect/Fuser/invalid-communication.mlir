@@ -269,3 +269,30 @@ func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
   %0 = fuser.comm.collective_permute %a axis = 0 offset = 1 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]]>>
   return
 }
+
+// -----
+
+#mesh = #fuser.mesh<[2]>
+func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
+  // expected-error @+1 {{'fuser.comm.all_slice' op operand already uses mesh axis 0; all_slice splits a value replicated along it}}
+  %0 = fuser.comm.all_slice %a axis = 0 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
+  return
+}
+
+// -----
+
+#mesh = #fuser.mesh<[2]>
+func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[]]>>) {
+  // expected-error @+1 {{'fuser.comm.all_slice' op result is not split along mesh axis 0}}
+  %0 = fuser.comm.all_slice %a axis = 0 : tensor<8xf32, #fuser.sharding<#mesh, [[]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]]>>
+  return
+}
+
+// -----
+
+#mesh = #fuser.mesh<[2, 2]>
+func.func @f(%a: tensor<8x8xf32, #fuser.sharding<#mesh, [[], []]>>) {
+  // expected-error @+1 {{'fuser.comm.all_slice' op result sharding must be #fuser.sharding<#fuser.mesh<[2, 2]>, [[0], []]> (the operand's, split along the axis), got #fuser.sharding<#fuser.mesh<[2, 2]>, [[0], [1]]>}}
+  %0 = fuser.comm.all_slice %a axis = 0 : tensor<8x8xf32, #fuser.sharding<#mesh, [[], []]>> -> tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>>
+  return
+}

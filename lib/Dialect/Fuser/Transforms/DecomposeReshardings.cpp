@@ -112,15 +112,21 @@ FailureOr<bool> Decomposition::reshardAfter(ShardingRuleOpInterface op) {
 LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
                                            ArrayRef<ShardingAttr> required) {
   OpBuilder builder(op);
+  // A value used twice with the same requirement moves once.
+  DenseMap<std::pair<Value, Attribute>, Value> moved;
   for (auto [operand, sharding] :
        llvm::zip_equal(op->getOpOperands(), required)) {
     if (!sharding || getSharding(operand.get()).hasSamePlacement(sharding))
       continue;
-    FailureOr<Value> converted =
-        emitReshard(builder, op->getLoc(), operand.get(), sharding);
-    if (failed(converted))
-      return failure();
-    operand.set(*converted);
+    Value &converted = moved[{operand.get(), sharding}];
+    if (!converted) {
+      FailureOr<Value> emitted =
+          emitReshard(builder, op->getLoc(), operand.get(), sharding);
+      if (failed(emitted))
+        return failure();
+      converted = *emitted;
+    }
+    operand.set(converted);
   }
   return success();
 }

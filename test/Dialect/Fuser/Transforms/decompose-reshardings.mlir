@@ -1,0 +1,172 @@
+// Inputs are fully sharded (the `propagated` stage); every placement change
+// must come out as single-axis fuser.comm ops and no compute op reshards.
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-decompose-reshardings,fuser-verify-stage))' -mlir-print-local-scope | FileCheck %s
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-decompose-reshardings{reshard-placement=before},fuser-verify-stage))' -mlir-print-local-scope | FileCheck %s --check-prefix=BEFORE
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-decompose-reshardings{reshard-placement=after},fuser-verify-stage))' -mlir-print-local-scope | FileCheck %s --check-prefix=AFTER
+
+// One case per communication kind, through fuser.set.
+// CHECK-LABEL: func.func @kinds_on_one_mesh
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#replicated = #fuser.sharding<#mesh, [[], []]>
+#partial = #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>
+func.func @kinds_on_one_mesh(%rows: tensor<8x4xf32, #rows>, %rep: tensor<8x4xf32, #replicated>,
+                             %partial: tensor<8x4xf32, #partial>) {
+  // CHECK: fuser.comm.allgather %{{.*}} axis = 0 : {{.*}}{{\[}}[0], []]>> -> {{.*}}{{\[}}[], []]>>
+  %0 = fuser.set %rows : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #replicated>
+  // CHECK: fuser.comm.all_slice %{{.*}} axis = 0 : {{.*}}{{\[}}[], []]>> -> {{.*}}{{\[}}[0], []]>>
+  %1 = fuser.set %rep : tensor<8x4xf32, #replicated> -> tensor<8x4xf32, #rows>
+  // CHECK: fuser.comm.allreduce %{{.*}} axis = 0 : {{.*}}partial = {0 : sum}>> -> {{.*}}{{\[}}[], []]>>
+  %2 = fuser.set %partial : tensor<8x4xf32, #partial> -> tensor<8x4xf32, #replicated>
+  // CHECK: fuser.comm.reduce_scatter %{{.*}} axis = 0 : {{.*}}partial = {0 : sum}>> -> {{.*}}{{\[}}[], [0]]>>
+  %3 = fuser.set %partial : tensor<8x4xf32, #partial> -> tensor<8x4xf32, #cols>
+  // CHECK: fuser.comm.all_to_all %{{.*}} axis = 0 : {{.*}}{{\[}}[0], []]>> -> {{.*}}{{\[}}[], [0]]>>
+  %4 = fuser.set %rows : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #cols>
+  // CHECK-NOT: fuser.set
+  return
+}
+
+// -----
+
+// Moves between a mesh and its slice at a root, and between two meshes.
+// CHECK-LABEL: func.func @kinds_across_meshes
+#mesh = #fuser.mesh<[2]>
+#root1 = #fuser.mesh<[1], devices = [1]>
+#other = #fuser.mesh<[2], devices = [2, 3]>
+func.func @kinds_across_meshes(%rows: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>,
+                               %partial: tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>,
+                               %on_root: tensor<8x4xf32, #fuser.sharding<#root1, [[], []]>>) {
+  // CHECK: fuser.comm.gather %{{.*}} axis = 0 root = 1 : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[1], devices = [1]>, {{\[}}[], []]>>
+  %0 = fuser.set %rows : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#root1, [[], []]>>
+  // CHECK: fuser.comm.reduce %{{.*}} axis = 0 root = 1 : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[1], devices = [1]>, {{\[}}[], []]>>
+  %1 = fuser.set %partial : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>> -> tensor<8x4xf32, #fuser.sharding<#root1, [[], []]>>
+  // CHECK: fuser.comm.scatter %{{.*}} axis = 0 root = 1 : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>>
+  %2 = fuser.set %on_root : tensor<8x4xf32, #fuser.sharding<#root1, [[], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+  // CHECK: fuser.comm.broadcast %{{.*}} axis = 0 root = 1 : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
+  %3 = fuser.set %on_root : tensor<8x4xf32, #fuser.sharding<#root1, [[], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  // CHECK: fuser.comm.send_recv %{{.*}} : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2], devices = [2, 3]>, {{\[}}[0], []]>>
+  %4 = fuser.set %rows : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#other, [[0], []]>>
+  return
+}
+
+// -----
+
+// Changing two mesh axes at once takes one communication per axis.
+// CHECK-LABEL: func.func @two_axes
+// CHECK: fuser.comm.allgather %{{.*}} axis = 0 : {{.*}}{{\[}}[0], [1]]>> -> {{.*}}{{\[}}[], [1]]>>
+// CHECK: fuser.comm.all_to_all %{{.*}} axis = 1 : {{.*}}{{\[}}[], [1]]>> -> {{.*}}{{\[}}[1], []]>>
+// CHECK: fuser.comm.all_slice %{{.*}} axis = 0 : {{.*}}{{\[}}[1], []]>> -> {{.*}}{{\[}}[1], [0]]>>
+// CHECK-NOT: fuser.comm
+#mesh = #fuser.mesh<[2, 2]>
+func.func @two_axes(%x: tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>>) -> tensor<8x8xf32, #fuser.sharding<#mesh, [[1], [0]]>> {
+  %0 = fuser.set %x : tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>> -> tensor<8x8xf32, #fuser.sharding<#mesh, [[1], [0]]>>
+  return %0 : tensor<8x8xf32, #fuser.sharding<#mesh, [[1], [0]]>>
+}
+
+// -----
+
+// Gathering both axes of a dim split over a 2x2 mesh, innermost first.
+// CHECK-LABEL: func.func @nested_gather
+// CHECK: fuser.comm.allgather %{{.*}} axis = 1 : {{.*}}{{\[}}[0, 1], []]>> -> {{.*}}{{\[}}[0], []]>>
+// CHECK: fuser.comm.allgather %{{.*}} axis = 0 : {{.*}}{{\[}}[0], []]>> -> {{.*}}{{\[}}[], []]>>
+#mesh = #fuser.mesh<[2, 2]>
+func.func @nested_gather(%x: tensor<8x8xf32, #fuser.sharding<#mesh, [[0, 1], []]>>) -> tensor<8x8xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.set %x : tensor<8x8xf32, #fuser.sharding<#mesh, [[0, 1], []]>> -> tensor<8x8xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %0 : tensor<8x8xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// A single-input single-output op reshards after itself by default (it
+// computes on the split data), before itself when asked.
+// CHECK-LABEL: func.func @exp_then_gather
+// CHECK: %[[E:.*]] = fuser.exp %{{.*}} : {{.*}} -> {{.*}}{{\[}}[0], []]>>
+// CHECK: fuser.comm.allgather %[[E]] axis = 0
+// BEFORE-LABEL: func.func @exp_then_gather
+// BEFORE: %[[G:.*]] = fuser.comm.allgather %{{.*}} axis = 0
+// BEFORE: fuser.exp %[[G]]
+// AFTER-LABEL: func.func @exp_then_gather
+// AFTER: fuser.exp
+// AFTER: fuser.comm.allgather
+#mesh = #fuser.mesh<[2]>
+func.func @exp_then_gather(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.exp %x : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// Ops with several operands reshard before themselves by default; after
+// only when asked and the operands agree on where the result would be.
+// CHECK-LABEL: func.func @add_operands
+// CHECK: %[[G:.*]] = fuser.comm.allgather %{{.*}} axis = 0
+// CHECK: fuser.add %[[G]], %[[G]]
+// BEFORE-LABEL: func.func @add_operands
+// BEFORE: fuser.comm.allgather
+// BEFORE: fuser.add
+// AFTER-LABEL: func.func @add_operands
+// AFTER: %[[S:.*]] = fuser.add %{{.*}}, %{{.*}} : {{.*}} -> {{.*}}{{\[}}[0], []]>>
+// AFTER: fuser.comm.allgather %[[S]] axis = 0
+#mesh = #fuser.mesh<[2]>
+func.func @add_operands(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.add %x, %x : (tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>, tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// A row-parallel linear with a bias adds the bias once, after the partial
+// sum is resolved.
+// CHECK-LABEL: func.func @row_parallel_bias
+// CHECK: %[[P:.*]] = fuser.linear %{{.*}}, %{{.*}} : ({{.*}}, {{.*}}) -> tensor<8x16xf32, {{.*}}partial = {0 : sum}>>
+// CHECK: %[[R:.*]] = fuser.comm.allreduce %[[P]] axis = 0
+// CHECK: %[[B:.*]] = fuser.broadcast %{{.*}} dims = [1]
+// CHECK: fuser.add %[[R]], %[[B]]
+#mesh = #fuser.mesh<[2]>
+func.func @row_parallel_bias(%x: tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0]]>>,
+                             %w: tensor<16x32xf32, #fuser.sharding<#mesh, [[], [0]]>>,
+                             %b: tensor<16xf32, #fuser.sharding<#mesh, [[]]>>)
+    -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.linear %x, %w bias %b : (tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<16x32xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<16xf32, #fuser.sharding<#mesh, [[]]>>) -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>
+  %1 = fuser.set %0 : tensor<8x16xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>> -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %1 : tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// A reduction over a split dim stays local; its partial result is resolved
+// by what its consumer needs.
+// CHECK-LABEL: func.func @sharded_reduction
+// CHECK: %[[S:.*]] = fuser.sum %{{.*}} dims = [1] : {{.*}} -> tensor<8xf32, {{.*}}partial = {0 : sum}>>
+// CHECK: %[[R:.*]] = fuser.comm.allreduce %[[S]] axis = 0
+// CHECK: fuser.exp %[[R]]
+#mesh = #fuser.mesh<[2]>
+func.func @sharded_reduction(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[], [0]]>>) -> tensor<8xf32, #fuser.sharding<#mesh, [[]]>> {
+  %0 = fuser.sum %x dims = [1] : tensor<8x16xf32, #fuser.sharding<#mesh, [[], [0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]], partial = {0 : sum}>>
+  %1 = fuser.exp %0 : tensor<8xf32, #fuser.sharding<#mesh, [[]], partial = {0 : sum}>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]]>>
+  return %1 : tensor<8xf32, #fuser.sharding<#mesh, [[]]>>
+}
+
+// -----
+
+// A slice of a split dim needs the dim whole first.
+// CHECK-LABEL: func.func @slice_of_split_dim
+// CHECK: %[[G:.*]] = fuser.comm.allgather %{{.*}} axis = 0
+// CHECK: fuser.slice %[[G]]
+#mesh = #fuser.mesh<[2]>
+func.func @slice_of_split_dim(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<6x4xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.slice %x starts = [1, 0] limits = [7, 4] steps = [1, 1] : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<6x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %0 : tensor<6x4xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// Placements that already agree are left alone, whatever the layout.
+// CHECK-LABEL: func.func @nothing_to_do
+// CHECK-NOT: fuser.comm
+#mesh = #fuser.mesh<[2]>
+func.func @nothing_to_do(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>> {
+  %0 = fuser.exp %x : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>>
+  return %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>>
+}
