@@ -13,17 +13,19 @@ link_directories(${LLVM_BUILD_LIBRARY_DIR})
 separate_arguments(llvm_definitions_list NATIVE_COMMAND "${LLVM_DEFINITIONS}")
 add_definitions(${llvm_definitions_list})
 
-# Dialect reference pages generated from ODS land in <build>/docs/dialects/
+# Reference pages generated from ODS and Passes.td land in <build>/docs/
 # and are built with everything else (target fuser-doc).
 add_custom_target(fuser-doc ALL)
-function(fuser_add_dialect_doc td_stem dialect)
-  set(LLVM_TARGET_DEFINITIONS ${td_stem}.td)
-  mlir_tablegen(${dialect}.md -gen-dialect-doc -dialect=${dialect})
-  set(generated ${CMAKE_CURRENT_BINARY_DIR}/${dialect}.md)
-  set(dest ${CMAKE_BINARY_DIR}/docs/dialects/${dialect}.md)
+# fuser_add_doc(<td file> <kind> <name> <tablegen arguments...>) writes
+# <build>/docs/<kind>/<name>.md.
+function(fuser_add_doc td_file kind name)
+  set(LLVM_TARGET_DEFINITIONS ${td_file})
+  mlir_tablegen(${name}-${kind}.md ${ARGN})
+  set(generated ${CMAKE_CURRENT_BINARY_DIR}/${name}-${kind}.md)
+  set(dest ${CMAKE_BINARY_DIR}/docs/${kind}/${name}.md)
   add_custom_command(OUTPUT ${dest}
     COMMAND ${CMAKE_COMMAND} -E copy ${generated} ${dest}
     DEPENDS ${generated})
-  add_custom_target(${dialect}-dialect-doc DEPENDS ${dest})
-  add_dependencies(fuser-doc ${dialect}-dialect-doc)
+  add_custom_target(${name}-${kind}-doc DEPENDS ${dest})
+  add_dependencies(fuser-doc ${name}-${kind}-doc)
 endfunction()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds the compiler and runs the
-# tensor-parallel MLP example through fuser-opt, which parses and verifies the
-# sharded program (shardings, shapes, the allreduce's partial-to-replicated
-# step) and prints it back. Execution on ranks arrives with the runtime.
+# The main job: installs what is missing, builds the compiler and compiles
+# the tensor-parallel MLP example (weights annotated) through sharding
+# propagation and resharding decomposition, checks the result's stage
+# contract and prints it. Execution on ranks arrives with the runtime.
 # Usage: scripts/run-example.sh [build-dir]   (default: build/)
 set -euo pipefail
 source "$(dirname "$0")/lib/build.sh"
@@ -10,5 +10,6 @@ source "$(dirname "$0")/lib/build.sh"
 build=${1:-$FUSER_ROOT/build}
 fuser_install_packages
 fuser_build "$build" -DFUSER_ENABLE_COMPILER=ON >/dev/null
-"$build/bin/fuser-opt" "$FUSER_ROOT/examples/tp_mlp.mlir"
-echo "examples/tp_mlp.mlir: verified (2-rank tensor-parallel MLP, one allreduce)"
+"$build/bin/fuser-opt" "$FUSER_ROOT/examples/tp_mlp.mlir" \
+  -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings,fuser-verify-stage{stage=decomposed}))'
+echo "examples/tp_mlp.mlir: compiled for 2 ranks (shardings propagated, one allreduce)"

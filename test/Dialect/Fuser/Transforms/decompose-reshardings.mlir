@@ -170,3 +170,13 @@ func.func @nothing_to_do(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>)
   %0 = fuser.exp %x : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>>
   return %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>>
 }
+
+// -----
+
+// Unsharded programs have nothing to move.
+// CHECK-LABEL: func.func @unsharded
+// CHECK-NEXT: fuser.exp
+func.func @unsharded(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = fuser.exp %x : tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -34,3 +34,11 @@ func.func @results_not_computable(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0
   %0 = fuser.slice %x starts = [2, 0] limits = [6, 4] steps = [1, 1] : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<4x4xf32, #fuser.sharding<#mesh, [[0], []]>>
   return
 }
+
+// -----
+
+// An unsharded function is trivially decomposed.
+func.func @unsharded(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = fuser.exp %x : tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
