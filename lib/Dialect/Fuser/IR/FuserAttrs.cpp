@@ -494,6 +494,13 @@ bool ShardingAttr::isPartialOver(int64_t axis) const {
   return llvm::is_contained(getPartialAxes(), axis);
 }
 
+int64_t ShardingAttr::getNumUsedAxes() const {
+  int64_t count = getPartialAxes().size();
+  for (DenseI64ArrayAttr axes : getDims())
+    count += axes.size();
+  return count;
+}
+
 int64_t ShardingAttr::getNumShards(int64_t dim) const {
   return getMesh().toMesh().axesSize(toDimAxes()[dim]);
 }

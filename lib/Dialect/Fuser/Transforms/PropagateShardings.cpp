@@ -35,13 +35,6 @@ static void setSharding(Value value, ShardingAttr sharding) {
       RankedTensorType::get(type.getShape(), type.getElementType(), sharding));
 }
 
-static int64_t countAxes(ShardingAttr sharding) {
-  int64_t count = sharding.getPartialAxes().size();
-  for (DenseI64ArrayAttr axes : sharding.getDims())
-    count += axes.size();
-  return count;
-}
-
 namespace {
 class Propagation {
 public:
@@ -133,8 +126,8 @@ bool Propagation::backward(ShardingRuleOpInterface op) {
   int64_t mostAxes = -1;
   for (auto [index, result] : llvm::enumerate(op->getResults()))
     if (ShardingAttr sharding = getSharding(result);
-        sharding && countAxes(sharding) > mostAxes) {
-      mostAxes = countAxes(sharding);
+        sharding && sharding.getNumUsedAxes() > mostAxes) {
+      mostAxes = sharding.getNumUsedAxes();
       reference = index;
     }
   if (!reference)

@@ -14,6 +14,19 @@ static std::string describe(const Twine &where, const FactorMismatch &mismatch) 
   return (where + " dim " + Twine(mismatch.dim) + ": " + mismatch.reason).str();
 }
 
+/// dimAxesFromFactors, explaining a failure in `why` as being about `where`.
+static FailureOr<SmallVector<SmallVector<int64_t>>>
+dimAxesOf(const ShardingRule &rule, const DimFactors &dims,
+          const FactorSharding &factors, MeshAttr mesh, const Twine &where,
+          std::string &why) {
+  FactorMismatch mismatch;
+  FailureOr<SmallVector<SmallVector<int64_t>>> axes =
+      dimAxesFromFactors(rule, dims, factors, mesh, mismatch);
+  if (failed(axes))
+    why = describe(where, mismatch);
+  return axes;
+}
+
 /// Merges `from` into `into` factor by factor, skipping factors `into`
 /// already assigns and axes it already uses. Returns whether it added any.
 static bool mergeFactorAxes(FactorSharding &into, const FactorSharding &from,
@@ -116,13 +129,11 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
       shardings.push_back({});
       continue;
     }
-    FactorMismatch mismatch;
-    FailureOr<SmallVector<SmallVector<int64_t>>> dims = dimAxesFromFactors(
-        rule, rule.operands[index], required, mesh, mismatch);
-    if (failed(dims)) {
-      why = describe("operand #" + Twine(index), mismatch);
+    FailureOr<SmallVector<SmallVector<int64_t>>> dims =
+        dimAxesOf(rule, rule.operands[index], required, mesh,
+                  "operand #" + Twine(index), why);
+    if (failed(dims))
       return failure();
-    }
     shardings.push_back(ShardingAttr::get(mesh, *dims));
   }
   return shardings;
@@ -138,12 +149,7 @@ static SmallVector<unsigned> operandPriority(ShardingRuleOpInterface op) {
       rest.push_back(index);
   auto numAxes = [&](unsigned index) -> int64_t {
     ShardingAttr sharding = getSharding(op->getOperand(index));
-    if (!sharding)
-      return -1;
-    int64_t count = sharding.getPartialAxes().size();
-    for (DenseI64ArrayAttr axes : sharding.getDims())
-      count += axes.size();
-    return count;
+    return sharding ? sharding.getNumUsedAxes() : -1;
   };
   llvm::stable_sort(rest, [&](unsigned a, unsigned b) {
     return numAxes(a) > numAxes(b);
@@ -189,13 +195,11 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
     partialKind = factor.reduction;
   }
   for (auto [index, result] : llvm::enumerate(operation->getResults())) {
-    FactorMismatch mismatch;
-    FailureOr<SmallVector<SmallVector<int64_t>>> dims = dimAxesFromFactors(
-        rule, rule.results[index], factors, mesh, mismatch);
-    if (failed(dims)) {
-      why = describe("result #" + Twine(index), mismatch);
+    FailureOr<SmallVector<SmallVector<int64_t>>> dims =
+        dimAxesOf(rule, rule.results[index], factors, mesh,
+                  "result #" + Twine(index), why);
+    if (failed(dims))
       return failure();
-    }
     auto type = cast<RankedTensorType>(result.getType());
     std::optional<int64_t> streamDim;
     int64_t streamChunks = 0;

@@ -119,6 +119,8 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     /// The dim `axis` splits, if any.
     std::optional<int64_t> getDimSplitBy(int64_t axis) const;
     bool isPartialOver(int64_t axis) const;
+    /// Number of mesh axes the sharding uses (splitting dims or partial).
+    int64_t getNumUsedAxes() const;
     bool isPartial() const { return !getPartialAxes().empty(); }
     /// Number of ranks that hold distinct pieces of `dim`.
     int64_t getNumShards(int64_t dim) const;
