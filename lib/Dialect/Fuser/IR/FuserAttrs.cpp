@@ -450,25 +450,32 @@ LogicalResult ShardingAttr::verify(
   return success();
 }
 
-LogicalResult ShardingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
-    function_ref<InFlightDiagnostic()> emitError) const {
+std::string ShardingAttr::checkShape(ArrayRef<int64_t> shape) const {
   if (static_cast<int64_t>(shape.size()) != getRank())
-    return emitError() << "sharding describes " << getRank()
-                       << " dims but the tensor has rank " << shape.size();
+    return "sharding describes " + std::to_string(getRank()) +
+           " dims but the tensor has rank " + std::to_string(shape.size());
   ::fuser::Shape globalShape(shape.begin(), shape.end());
   std::string problem =
       ::fuser::checkDivisible(globalShape, toDimAxes(), getMesh().toMesh());
   if (!problem.empty())
-    return emitError() << problem;
+    return problem;
   if (std::optional<int64_t> dim = getStreamDim()) {
     int64_t localSize = getLocalShape(shape)[*dim];
     if (!ShapedType::isDynamic(localSize) && localSize % getStreamChunks() != 0)
-      return emitError() << "stream split of dim " << *dim << " into "
-                         << getStreamChunks()
-                         << " chunks does not divide its local size "
-                         << localSize;
+      return "stream split of dim " + std::to_string(*dim) + " into " +
+             std::to_string(getStreamChunks()) +
+             " chunks does not divide its local size " +
+             std::to_string(localSize);
   }
+  return {};
+}
+
+LogicalResult ShardingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  std::string problem = checkShape(shape);
+  if (!problem.empty())
+    return emitError() << problem;
   return success();
 }
 

@@ -13,22 +13,6 @@ namespace mlir::fuser {
 using namespace mlir;
 using namespace mlir::fuser;
 
-/// Whether `sharding` is valid for a tensor of `shape` (divisible splits, a
-/// stream split that divides the local dim).
-static bool fitsShape(ShardingAttr sharding, ArrayRef<int64_t> shape) {
-  ::fuser::Shape global(shape.begin(), shape.end());
-  if (!::fuser::checkDivisible(global, sharding.toDimAxes(),
-                               sharding.getMesh().toMesh())
-           .empty())
-    return false;
-  if (std::optional<int64_t> dim = sharding.getStreamDim()) {
-    int64_t local = sharding.getLocalShape(shape)[*dim];
-    return ShapedType::isDynamic(local) ||
-           local % sharding.getStreamChunks() == 0;
-  }
-  return true;
-}
-
 static void setSharding(Value value, ShardingAttr sharding) {
   auto type = cast<RankedTensorType>(value.getType());
   value.setType(
@@ -94,7 +78,7 @@ bool Propagation::refine(Value value, ShardingAttr candidate) {
         takeStream ? candidate.getStreamChunks() : current.getStreamChunks(),
         current.getOrder(), current.getContiguity());
   }
-  if (next == current || !fitsShape(next, shape))
+  if (next == current || !next.checkShape(shape).empty())
     return false;
   setSharding(value, next);
   return true;

@@ -211,10 +211,11 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
         ShardingAttr::get(mesh, *dims, partialAxes, partialKind);
     // Keep the stream split only where it divides the result's local dim.
     if (streamDim) {
-      int64_t local = sharding.getLocalShape(type.getShape())[*streamDim];
-      if (ShapedType::isDynamic(local) || local % streamChunks == 0)
-        sharding = ShardingAttr::get(mesh, *dims, partialAxes, partialKind,
-                                     streamDim, streamChunks);
+      ShardingAttr streamed = ShardingAttr::get(mesh, *dims, partialAxes,
+                                                partialKind, streamDim,
+                                                streamChunks);
+      if (streamed.checkShape(type.getShape()).empty())
+        sharding = streamed;
     }
     results[index] = sharding;
   }

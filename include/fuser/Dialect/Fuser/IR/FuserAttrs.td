@@ -124,6 +124,9 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     bool isPartial() const { return !getPartialAxes().empty(); }
     /// Number of ranks that hold distinct pieces of `dim`.
     int64_t getNumShards(int64_t dim) const;
+    /// Why a tensor of `shape` cannot have this sharding (rank, divisibility,
+    /// stream chunks); empty when it can.
+    std::string checkShape(::llvm::ArrayRef<int64_t> shape) const;
     /// Local (per-rank) shape of a tensor of `globalShape` with this sharding.
     ::llvm::SmallVector<int64_t> getLocalShape(::llvm::ArrayRef<int64_t> globalShape) const;
 
