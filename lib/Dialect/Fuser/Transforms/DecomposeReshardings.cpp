@@ -15,6 +15,7 @@ using namespace mlir::fuser;
 
 namespace {
 enum class ReshardPlacement { Auto, Before, After };
+} // namespace
 
 static RankedTensorType withSharding(Type type, ShardingAttr sharding) {
   auto tensor = cast<RankedTensorType>(type);
@@ -50,6 +51,7 @@ static void splitPartialLinearBias(LinearOp linear) {
   linear.erase();
 }
 
+namespace {
 class Decomposition {
 public:
   explicit Decomposition(ReshardPlacement placement) : placement(placement) {}
