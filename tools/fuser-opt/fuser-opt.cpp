@@ -13,6 +13,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 namespace fuser::test {
+void registerTestAliasAnalysisPass();
 void registerTestShardingRulesPass();
 } // namespace fuser::test
 
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   fuser::registerAllDialects(registry);
   fuser::registerAllPasses();
+  fuser::test::registerTestAliasAnalysisPass();
   fuser::test::registerTestShardingRulesPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Fuser-MLIR optimizer driver\n", registry));

@@ -1,7 +1,8 @@
 //===- DecomposeReshardings.cpp - one communication per placement change --===//
 
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+#include "fuser/Dialect/Fuser/Analysis/Resharding.h"
+#include "fuser/Dialect/Fuser/Transforms/ReshardPlanner.h"
 
 #include "mlir/IR/Builders.h"
 

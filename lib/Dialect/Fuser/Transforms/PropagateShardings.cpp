@@ -1,7 +1,7 @@
 //===- PropagateShardings.cpp - give every tensor value a sharding --------===//
 
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+#include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 
 #include "mlir/IR/Builders.h"
 

@@ -15,7 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+#include "fuser/Dialect/Fuser/Transforms/ReshardPlanner.h"
+#include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 
 using namespace mlir;
 using namespace mlir::fuser;

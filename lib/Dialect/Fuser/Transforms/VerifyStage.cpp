@@ -1,7 +1,7 @@
 //===- VerifyStage.cpp - check a stage's contract -------------------------===//
 
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+#include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_VERIFYSTAGE

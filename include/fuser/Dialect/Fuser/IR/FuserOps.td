@@ -220,7 +220,8 @@ def Fuser_NormalOp : Fuser_CreationOp<"normal", Fuser_FloatTensor> {
 // Layout / meta ops
 //===----------------------------------------------------------------------===//
 
-def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_ViewOpInterface]> {
   let summary = "place input dims into a larger result, repeating the rest";
   let description = [{
     Input dim `i` becomes result dim `dims[i]` (strictly increasing). A mapped
@@ -235,7 +236,8 @@ def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<F
   let hasVerifier = 1;
 }
 
-def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_ViewOpInterface]> {
   let summary = "repeat size-1 dims to the result's sizes";
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
@@ -244,7 +246,7 @@ def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_S
 }
 
 def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface]> {
   let summary = "remove size-1 dims";
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$dims);
   let results = (outs Fuser_Tensor:$result);
@@ -253,7 +255,8 @@ def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure,
   }];
 }
 
-def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_ViewOpInterface]> {
   let summary = "same elements in row-major order, another shape";
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
@@ -262,7 +265,7 @@ def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser
 }
 
 def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface]> {
   let summary = "reorder dims: result dim i is input dim perm[i]";
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Fuser_Tensor:$result);
@@ -272,7 +275,8 @@ def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure,
 }
 
 def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    DeclareOpInterfaceMethods<Fuser_ViewOpInterface, ["inferViewLayout"]>]> {
   let summary = "strided static window [start, limit) with step, per dim";
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$starts,
                        DenseI64ArrayAttr:$limits, DenseI64ArrayAttr:$steps);
@@ -353,7 +357,7 @@ def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
 //===----------------------------------------------------------------------===//
 
 def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType",
-                                   [Pure, Fuser_ShardingRuleOpInterface]> {
+    [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface]> {
   let summary = "copy that may change the sharding or layout";
   let description = [{
     The value is unchanged; the result may be sharded or laid out
@@ -367,7 +371,7 @@ def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType",
 }
 
 def Fuser_SegmentSetOp : Fuser_InferredOp<"segment_set", "inferSameGlobalType",
-                                          [Pure, Fuser_ShardingRuleOpInterface]> {
+    [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface]> {
   let summary = "explicit segment boundary";
   let description = [{
     Identity that separates segments (e.g. views from compute). It moves no

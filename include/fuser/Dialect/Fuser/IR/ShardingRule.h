@@ -15,6 +15,7 @@
 #define FUSER_DIALECT_FUSER_IR_SHARDINGRULE_H
 
 #include "fuser/Dialect/Fuser/IR/FuserAttrs.h"
+#include "fuser/Dialect/Fuser/IR/Layout.h"
 
 #include "mlir/IR/OpDefinition.h"
 
@@ -120,6 +121,13 @@ streamSplitOf(const DimFactors &dims, const FactorSharding &factors);
 
 /// The rule of `op` if it implements ShardingRuleOpInterface.
 std::optional<ShardingRule> getShardingRule(Operation *op);
+
+/// The layout of `op`'s result as a view of its operand 0 laid out as
+/// `operandLayout`, following the op's sharding rule (the default of
+/// ViewOpInterface::inferViewLayout).
+std::optional<Layout> inferViewLayoutFromFactors(Operation *op,
+                                                 const Layout &operandLayout,
+                                                 std::string &whyNot);
 
 } // namespace mlir::fuser
 

@@ -36,4 +36,32 @@ def Fuser_ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
   ];
 }
 
+def Fuser_ViewOpInterface : OpInterface<"ViewOpInterface"> {
+  let cppNamespace = "::mlir::fuser";
+  let description = [{
+    Ops that only rearrange how the elements of their one tensor operand are
+    addressed (set, permute, reshape, squeeze, broadcast, expand, slice):
+    their result can be a view of the operand's buffer, without a kernel,
+    if its layout is the one inferViewLayout gives. The alias analysis reads
+    ops only through this interface.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        The layout the result has as a view of an operand laid out as
+        `operandLayout`, or nullopt (with the reason in `whyNot`) when no
+        view can express it (e.g. merging dims that are not adjacent and
+        contiguous in memory). By default it follows the op's sharding rule:
+        shared factors keep their memory order, result-only factors are
+        repeated (stride 0) dims.
+      }],
+      "std::optional<::mlir::fuser::Layout>", "inferViewLayout",
+      (ins "const ::mlir::fuser::Layout &":$operandLayout,
+           "std::string &":$whyNot), "",
+      [{
+        return ::mlir::fuser::inferViewLayoutFromFactors($_op, operandLayout,
+                                                         whyNot);
+      }]>,
+  ];
+}
+
 #endif // FUSER_DIALECT_FUSER_INTERFACES_SHARDINGRULEOPINTERFACE_TD

@@ -1,6 +1,6 @@
 //===- Resharding.cpp - which operands an op needs placed differently -----===//
 
-#include "fuser/Dialect/Fuser/Transforms/Resharding.h"
+#include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 
 using namespace mlir;
 using namespace mlir::fuser;

@@ -1,17 +1,16 @@
-//===- Resharding.h - detecting and lowering placement changes --*- C++ -*-===//
+//===- Resharding.h - detecting placement changes ---------------*- C++ -*-===//
 //
-// Shared by the decomposition pass and the stage verifier: which operands of
-// an op are placed differently from what its results need (read through the
-// op's ShardingRule only), and how to turn one sharding into another with
-// single-axis communications.
+// Shared by propagation, decomposition, the alias analysis and the stage
+// verifier: what an op's results get from its operands' shardings, and which
+// operands are placed differently from what its results need (read through
+// the op's ShardingRule only).
 //
 //===----------------------------------------------------------------------===//
-#ifndef FUSER_DIALECT_FUSER_TRANSFORMS_RESHARDING_H
-#define FUSER_DIALECT_FUSER_TRANSFORMS_RESHARDING_H
+#ifndef FUSER_DIALECT_FUSER_ANALYSIS_RESHARDING_H
+#define FUSER_DIALECT_FUSER_ANALYSIS_RESHARDING_H
 
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 
-#include "mlir/IR/Builders.h"
 
 namespace mlir::fuser {
 
@@ -46,14 +45,6 @@ projectOperandShardings(ShardingRuleOpInterface op,
 /// results need, or the results cannot be computed locally.
 bool isResharding(ShardingRuleOpInterface op);
 
-/// Emits, at the builder's insertion point, the communications that turn
-/// `value` into a value placed as `target`, each changing exactly one mesh
-/// axis; returns the final value (`value` itself when the placement already
-/// matches). Reports at `loc` and fails when no sequence exists (a partial
-/// value created from a complete one, meshes no communication connects).
-FailureOr<Value> emitReshard(OpBuilder &builder, Location loc, Value value,
-                             ShardingAttr target);
-
 } // namespace mlir::fuser
 
-#endif // FUSER_DIALECT_FUSER_TRANSFORMS_RESHARDING_H
+#endif // FUSER_DIALECT_FUSER_ANALYSIS_RESHARDING_H

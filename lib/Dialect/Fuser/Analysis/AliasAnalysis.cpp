@@ -1,0 +1,67 @@
+//===- AliasAnalysis.cpp - which values can be views of others ------------===//
+
+#include "fuser/Dialect/Fuser/Analysis/AliasAnalysis.h"
+#include "fuser/Dialect/Fuser/Analysis/Resharding.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+AliasAnalysis::AliasAnalysis(Operation *root) {
+  // Ops come in dominance order, so a view's operand is analysed first.
+  root->walk([&](ViewOpInterface view) { analyze(view); });
+}
+
+Layout AliasAnalysis::getLayout(Value value) const {
+  if (std::optional<Alias> alias = getAlias(value))
+    return alias->layout;
+  if (ShardingAttr sharding = getSharding(value))
+    return Layout::of(sharding);
+  return Layout::rowMajor(cast<RankedTensorType>(value.getType()).getRank());
+}
+
+void AliasAnalysis::analyze(ViewOpInterface view) {
+  Operation *op = view.getOperation();
+  Value source = op->getOperand(0);
+  Value result = op->getResult(0);
+  auto ruled = dyn_cast<ShardingRuleOpInterface>(op);
+  if (ruled && (getSharding(source) || getSharding(result)) &&
+      isResharding(ruled)) {
+    notAliases[result] = "the op reshards: its data moves between ranks";
+    return;
+  }
+  std::string whyNot;
+  std::optional<Layout> layout = view.inferViewLayout(getLayout(source), whyNot);
+  if (!layout) {
+    notAliases[result] = whyNot;
+    return;
+  }
+  // A stated layout must describe the view's memory: same order, and not
+  // claiming contiguity the view lacks.
+  ShardingAttr stated = getSharding(result);
+  if (stated && (!stated.getOrder().empty() || !stated.getContiguity().empty()) &&
+      !layout->compliesWith(Layout::of(stated))) {
+    notAliases[result] =
+        "the result's stated layout differs from the view's layout";
+    return;
+  }
+  aliases[result] = Alias{source, *layout};
+}
+
+std::optional<AliasAnalysis::Alias>
+AliasAnalysis::getAlias(Value value) const {
+  auto it = aliases.find(value);
+  if (it == aliases.end())
+    return std::nullopt;
+  return it->second;
+}
+
+Value AliasAnalysis::getRoot(Value value) const {
+  while (std::optional<Alias> alias = getAlias(value))
+    value = alias->source;
+  return value;
+}
+
+StringRef AliasAnalysis::getReasonNotAlias(Value value) const {
+  auto it = notAliases.find(value);
+  return it == notAliases.end() ? StringRef() : StringRef(it->second);
+}
