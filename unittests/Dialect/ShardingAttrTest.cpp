@@ -159,27 +159,31 @@ TEST_F(ShardingAttrTest, NonCanonicalSpellingsAreRejectedInCpp) {
   SmallVector<DenseI64ArrayAttr> replicated = {dims({}), dims({})};
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, MeshAttr(),
                                         replicated, {}, ReductionKind::Sum,
-                                        std::nullopt, 0, {}, {}));
+                                        std::nullopt, 0, {}, {}, false));
   EXPECT_EQ(message, "sharding needs a #fuser.mesh");
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
                                         {1, 0}, ReductionKind::Sum,
-                                        std::nullopt, 0, {}, {}));
+                                        std::nullopt, 0, {}, {}, false));
   EXPECT_EQ(message, "partial mesh axes must be sorted");
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
                                         {}, ReductionKind::Max, std::nullopt,
-                                        0, {}, {}));
+                                        0, {}, {}, false));
   EXPECT_EQ(message, "a reduction kind without partial mesh axes");
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
                                         {}, ReductionKind::Sum, std::nullopt,
-                                        4, {}, {}));
+                                        4, {}, {}, false));
   EXPECT_EQ(message, "stream chunks without a stream-split dim");
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
                                         {}, ReductionKind::Sum, std::nullopt,
-                                        0, {0, 1}, {}));
+                                        0, {}, {}, /*streamChunked=*/true));
+  EXPECT_EQ(message, "stream chunks without a stream-split dim");
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
+                                        {}, ReductionKind::Sum, std::nullopt,
+                                        0, {0, 1}, {}, false));
   EXPECT_EQ(message, "the identity order is the default; omit it");
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
                                         {}, ReductionKind::Sum, std::nullopt,
-                                        0, {}, {true, true}));
+                                        0, {}, {true, true}, false));
   EXPECT_EQ(message, "all-true contiguity is the default; omit it");
 }
 

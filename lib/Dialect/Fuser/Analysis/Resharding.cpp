@@ -80,10 +80,15 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
       partialSource = sharding;
   }
 
-  // Partial results come from split reduction factors. Keep the reduction
-  // factors an operand already splits over those axes; put the rest on the
-  // outermost reduction factor.
-  if (partialSource) {
+  // Moving data around is linear: a view's operand is as partial as its
+  // result.
+  bool partialPassesThrough =
+      partialSource && isa<ViewOpInterface>(operation);
+
+  // Otherwise partial results come from split reduction factors. Keep the
+  // reduction factors an operand already splits over those axes; put the
+  // rest on the outermost reduction factor.
+  if (partialSource && !partialPassesThrough) {
     SmallVector<int64_t> pending(partialSource.getPartialAxes());
     SmallVector<int64_t> reductionFactors;
     for (auto [index, factor] : llvm::enumerate(rule.getFactors()))
@@ -134,7 +139,12 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
                   "operand #" + Twine(index), why);
     if (failed(dims))
       return failure();
-    shardings.push_back(ShardingAttr::get(mesh, *dims));
+    if (partialPassesThrough)
+      shardings.push_back(ShardingAttr::get(mesh, *dims,
+                                            partialSource.getPartialAxes(),
+                                            partialSource.getPartialKind()));
+    else
+      shardings.push_back(ShardingAttr::get(mesh, *dims));
   }
   return shardings;
 }
@@ -188,6 +198,12 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
 
   SmallVector<int64_t> partialAxes;
   ReductionKind partialKind = ReductionKind::Sum;
+  if (isa<ViewOpInterface>(operation))
+    if (ShardingAttr source = getSharding(operation->getOperand(0));
+        source && source.getMesh() == mesh) {
+      llvm::append_range(partialAxes, source.getPartialAxes());
+      partialKind = source.getPartialKind();
+    }
   for (auto [index, factor] : llvm::enumerate(rule.getFactors())) {
     if (factor.kind != FactorKind::Reduction || factors.axes[index].empty())
       continue;

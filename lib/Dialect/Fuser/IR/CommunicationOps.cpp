@@ -292,3 +292,20 @@ LogicalResult CollectivePermuteOp::verify() {
   return checkPlacement(*this, "result", sides->result, sides->input,
                         "a permutation keeps the placement");
 }
+
+//===----------------------------------------------------------------------===//
+// Concatenated dims
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> AllgatherOp::getConcatenatedDim() {
+  return getSharding(getInput()).getDimSplitBy(getAxis());
+}
+std::optional<int64_t> GatherOp::getConcatenatedDim() {
+  return getSharding(getInput()).getDimSplitBy(getAxis());
+}
+std::optional<int64_t> ScatterOp::getConcatenatedDim() {
+  return getSharding(getResult()).getDimSplitBy(getAxis());
+}
+std::optional<int64_t> ReduceScatterOp::getConcatenatedDim() {
+  return getSharding(getResult()).getDimSplitBy(getAxis());
+}

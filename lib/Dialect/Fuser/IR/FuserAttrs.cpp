@@ -150,13 +150,16 @@ struct ShardingParts {
   int64_t streamChunks = 0;
   SmallVector<int64_t> order;
   SmallVector<bool> contiguity;
+  bool streamChunked = false;
 
   void canonicalize() {
     llvm::sort(partialAxes);
     if (partialAxes.empty())
       partialKind = ReductionKind::Sum;
-    if (!streamDim)
+    if (!streamDim) {
       streamChunks = 0;
+      streamChunked = false;
+    }
     if (isIdentityOrder(order))
       order.clear();
     if (llvm::all_of(contiguity, [](bool c) { return c; }))
@@ -175,13 +178,15 @@ static ShardingParts
 canonicalParts(ArrayRef<SmallVector<int64_t>> dimAxes,
                ArrayRef<int64_t> partialAxes, ReductionKind partialKind,
                std::optional<int64_t> streamDim, int64_t streamChunks,
-               ArrayRef<int64_t> order, ArrayRef<bool> contiguity) {
+               ArrayRef<int64_t> order, ArrayRef<bool> contiguity,
+               bool streamChunked) {
   // Not llvm::to_vector for the bools: its brace-initialization turns two
   // iterators into an initializer_list<bool> of two elements.
   ShardingParts parts{llvm::to_vector(dimAxes), llvm::to_vector(partialAxes),
                       partialKind, streamDim, streamChunks,
                       llvm::to_vector(order),
-                      SmallVector<bool>(contiguity.begin(), contiguity.end())};
+                      SmallVector<bool>(contiguity.begin(), contiguity.end()),
+                      streamChunked};
   parts.canonicalize();
   return parts;
 }
@@ -192,21 +197,22 @@ ShardingAttr ShardingAttr::get(MeshAttr mesh,
                                ReductionKind partialKind,
                                std::optional<int64_t> streamDim,
                                int64_t streamChunks, ArrayRef<int64_t> order,
-                               ArrayRef<bool> contiguity) {
+                               ArrayRef<bool> contiguity, bool streamChunked) {
   ShardingParts parts = canonicalParts(dimAxes, partialAxes, partialKind,
                                        streamDim, streamChunks, order,
-                                       contiguity);
+                                       contiguity, streamChunked);
   MLIRContext *context = mesh.getContext();
   return Base::get(context, mesh, parts.dimAttrs(context), parts.partialAxes,
                    parts.partialKind, parts.streamDim, parts.streamChunks,
-                   parts.order, parts.contiguity);
+                   parts.order, parts.contiguity, parts.streamChunked);
 }
 
 ShardingAttr ShardingAttr::getChecked(
     function_ref<InFlightDiagnostic()> emitError, MeshAttr mesh,
     ArrayRef<SmallVector<int64_t>> dimAxes, ArrayRef<int64_t> partialAxes,
     ReductionKind partialKind, std::optional<int64_t> streamDim,
-    int64_t streamChunks, ArrayRef<int64_t> order, ArrayRef<bool> contiguity) {
+    int64_t streamChunks, ArrayRef<int64_t> order, ArrayRef<bool> contiguity,
+    bool streamChunked) {
   // The mesh gives the context; without one there is nothing to build.
   if (!mesh) {
     emitError() << "sharding needs a #fuser.mesh";
@@ -214,12 +220,12 @@ ShardingAttr ShardingAttr::getChecked(
   }
   ShardingParts parts = canonicalParts(dimAxes, partialAxes, partialKind,
                                        streamDim, streamChunks, order,
-                                       contiguity);
+                                       contiguity, streamChunked);
   MLIRContext *context = mesh.getContext();
   return Base::getChecked(emitError, context, mesh, parts.dimAttrs(context),
                           parts.partialAxes, parts.partialKind,
                           parts.streamDim, parts.streamChunks, parts.order,
-                          parts.contiguity);
+                          parts.contiguity, parts.streamChunked);
 }
 
 //===----------------------------------------------------------------------===//
@@ -276,6 +282,7 @@ static ParseResult parseStream(AsmParser &parser, ShardingParts &parts) {
                  << dim << "); at most one dim can be stream-split";
         parts.streamDim = dim;
         parts.streamChunks = chunks;
+        parts.streamChunked = succeeded(parser.parseOptionalKeyword("chunked"));
         return success();
       });
 }
@@ -340,7 +347,7 @@ Attribute ShardingAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ShardingAttr>(
       loc, context, mesh, parts.dimAttrs(context), parts.partialAxes,
       parts.partialKind, parts.streamDim, parts.streamChunks, parts.order,
-      parts.contiguity);
+      parts.contiguity, parts.streamChunked);
 }
 
 void ShardingAttr::print(AsmPrinter &printer) const {
@@ -362,7 +369,7 @@ void ShardingAttr::print(AsmPrinter &printer) const {
   }
   if (getStreamDim())
     printer << ", stream = {" << *getStreamDim() << " : " << getStreamChunks()
-            << "}";
+            << (getStreamChunked() ? " chunked" : "") << "}";
   if (!getOrder().empty()) {
     printer << ", order = [";
     llvm::interleaveComma(getOrder(), printer);
@@ -385,7 +392,8 @@ LogicalResult ShardingAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, MeshAttr mesh,
     ArrayRef<DenseI64ArrayAttr> dims, ArrayRef<int64_t> partialAxes,
     ReductionKind partialKind, std::optional<int64_t> streamDim,
-    int64_t streamChunks, ArrayRef<int64_t> order, ArrayRef<bool> contiguity) {
+    int64_t streamChunks, ArrayRef<int64_t> order, ArrayRef<bool> contiguity,
+    bool streamChunked) {
   if (!mesh)
     return emitError() << "sharding needs a #fuser.mesh";
   int64_t meshRank = mesh.getRank();
@@ -421,7 +429,7 @@ LogicalResult ShardingAttr::verify(
     if (streamChunks < 1)
       return emitError() << "stream split of dim " << *streamDim << " into "
                          << streamChunks << " chunks; need at least 1";
-  } else if (streamChunks != 0) {
+  } else if (streamChunks != 0 || streamChunked) {
     return emitError() << "stream chunks without a stream-split dim";
   }
   if (!order.empty()) {
@@ -522,7 +530,8 @@ ShardingAttr::getLocalShape(ArrayRef<int64_t> globalShape) const {
 ShardingAttr
 ShardingAttr::withDims(ArrayRef<SmallVector<int64_t>> dimAxes) const {
   return get(getMesh(), dimAxes, getPartialAxes(), getPartialKind(),
-             getStreamDim(), getStreamChunks(), getOrder(), getContiguity());
+             getStreamDim(), getStreamChunks(), getOrder(), getContiguity(),
+             getStreamChunked());
 }
 
 SmallVector<SmallVector<int64_t>> ShardingAttr::getDimAxesList() const {
@@ -534,12 +543,14 @@ SmallVector<SmallVector<int64_t>> ShardingAttr::getDimAxesList() const {
 ShardingAttr ShardingAttr::withPartial(ArrayRef<int64_t> axes,
                                        ReductionKind kind) const {
   return get(getMesh(), getDimAxesList(), axes, kind, getStreamDim(),
-             getStreamChunks(), getOrder(), getContiguity());
+             getStreamChunks(), getOrder(), getContiguity(),
+             getStreamChunked());
 }
 
 ShardingAttr ShardingAttr::withMesh(MeshAttr mesh) const {
   return get(mesh, getDimAxesList(), getPartialAxes(), getPartialKind(),
-             getStreamDim(), getStreamChunks(), getOrder(), getContiguity());
+             getStreamDim(), getStreamChunks(), getOrder(), getContiguity(),
+             getStreamChunked());
 }
 
 bool ShardingAttr::hasSamePlacement(ShardingAttr other) const {

@@ -2,6 +2,7 @@
 
 #include "fuser/Dialect/Fuser/IR/Layout.h"
 
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -41,20 +42,69 @@ bool Layout::compliesWith(const Layout &required) const {
   return true;
 }
 
+Layout mlir::fuser::communicationLayout(const Layout &current,
+                                       std::optional<int64_t> outerDim) {
+  Layout layout;
+  if (outerDim)
+    layout.order.push_back(*outerDim);
+  for (int64_t dim : current.order)
+    if (dim != outerDim)
+      layout.order.push_back(dim);
+  layout.contiguity.assign(layout.order.size(), true);
+  return layout;
+}
+
+bool mlir::fuser::servesCommunication(const Layout &current,
+                                      ArrayRef<int64_t> localShape,
+                                      std::optional<int64_t> outerDim) {
+  if (!current.isContiguous())
+    return false;
+  if (!outerDim)
+    return true;
+  for (int64_t dim : current.order) {
+    if (dim == *outerDim)
+      return true;
+    if (localShape[dim] != 1)
+      return false;
+  }
+  return true;
+}
+
 ShardingAttr mlir::fuser::withLayout(ShardingAttr sharding,
                                      const Layout &layout) {
   return ShardingAttr::get(sharding.getMesh(), sharding.getDimAxesList(),
                            sharding.getPartialAxes(), sharding.getPartialKind(),
                            sharding.getStreamDim(), sharding.getStreamChunks(),
-                           layout.order, layout.contiguity);
+                           layout.order, layout.contiguity,
+                           sharding.getStreamChunked());
 }
 
-bool mlir::fuser::hasFreeLayout(Value value) {
+bool mlir::fuser::hasUnstatedLayout(Value value) {
   ShardingAttr sharding = getSharding(value);
   if (!sharding || !sharding.getOrder().empty() ||
       !sharding.getContiguity().empty())
     return false;
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return !isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
-  return true;
+  auto argument = dyn_cast<BlockArgument>(value);
+  return !argument ||
+         !isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
+}
+
+bool mlir::fuser::hasFreeLayout(Value value) {
+  return hasUnstatedLayout(value) &&
+         llvm::none_of(value.getUsers(), [](Operation *user) {
+           return user->hasTrait<mlir::OpTrait::ReturnLike>();
+         });
+}
+
+void mlir::fuser::updateFunctionResultTypes(Operation *op) {
+  auto function = cast<FunctionOpInterface>(op);
+  SmallVector<Type> results(function.getResultTypes());
+  function->walk([&](Operation *terminator) {
+    if (terminator->hasTrait<mlir::OpTrait::ReturnLike>() &&
+        terminator->getParentOp() == op)
+      for (auto [index, type] : llvm::enumerate(terminator->getOperandTypes()))
+        results[index] = type;
+  });
+  function.setType(FunctionType::get(op->getContext(),
+                                     function.getArgumentTypes(), results));
 }

@@ -170,7 +170,7 @@ ShardingRule SelectOp::getShardingRule() {
   SmallVector<std::pair<int64_t, int64_t>> mapping;
   int64_t resultDim = 0;
   for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
-    if (dim != getDim())
+    if (dim != static_cast<int64_t>(getDim()))
       mapping.emplace_back(dim, resultDim++);
   return pairedDimsRule(in, shapeOf(getResult()), mapping, FactorKind::Blocked);
 }

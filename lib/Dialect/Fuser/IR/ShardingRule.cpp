@@ -5,7 +5,7 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
-#include "fuser/Dialect/Fuser/Interfaces/ShardingRuleOpInterface.cpp.inc"
+#include "fuser/Dialect/Fuser/Interfaces/FuserInterfaces.cpp.inc"
 
 int64_t ShardingRule::addFactor(int64_t size, FactorKind kind,
                                 ReductionKind reduction) {

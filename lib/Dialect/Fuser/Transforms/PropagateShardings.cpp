@@ -76,7 +76,8 @@ bool Propagation::refine(Value value, ShardingAttr candidate) {
         current.getPartialKind(),
         takeStream ? candidate.getStreamDim() : current.getStreamDim(),
         takeStream ? candidate.getStreamChunks() : current.getStreamChunks(),
-        current.getOrder(), current.getContiguity());
+        current.getOrder(), current.getContiguity(),
+        takeStream ? candidate.getStreamChunked() : current.getStreamChunked());
   }
   if (next == current || !next.checkShape(shape).empty())
     return false;

@@ -107,7 +107,7 @@ LogicalResult CopyOp::verify() {
 
 LogicalResult AllocateOp::verify() {
   MemRefType type = getBuffer().getType();
-  if (static_cast<int64_t>(getDynamicSizes().size()) != type.getNumDynamicDims())
+  if (getDynamicSizes().size() != type.getNumDynamicDims())
     return emitOpError("has ")
            << getDynamicSizes().size() << " dynamic sizes for "
            << type.getNumDynamicDims() << " dynamic dims of " << type;

@@ -66,7 +66,8 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
       these mesh axes (e.g. after a row-parallel matmul); all axes share one
       reduction kind. An allreduce or reduce-scatter resolves it.
     * `stream = {dim : chunks}`: one dim is split into chunks for host-side
-      pipelining (at most one dim).
+      pipelining (at most one dim). `stream = {dim : chunks chunked}`: the
+      buffer holds only the current chunk (decided by layout finalization).
     * `order`: allocation order, a permutation of the logical dims from
       outermost to innermost (row-major when absent).
     * `contiguity`: per allocated dim (in allocation order) whether it is
@@ -90,7 +91,8 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     "std::optional<int64_t>":$streamDim,
     "int64_t":$streamChunks,
     ArrayRefParameter<"int64_t", "allocation order">:$order,
-    ArrayRefParameter<"bool", "contiguity per allocated dim">:$contiguity
+    ArrayRefParameter<"bool", "contiguity per allocated dim">:$contiguity,
+    "bool":$streamChunked
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -104,7 +106,8 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
         CArg<"std::optional<int64_t>", "std::nullopt">:$streamDim,
         CArg<"int64_t", "0">:$streamChunks,
         CArg<"::llvm::ArrayRef<int64_t>", "{}">:$order,
-        CArg<"::llvm::ArrayRef<bool>", "{}">:$contiguity)>
+        CArg<"::llvm::ArrayRef<bool>", "{}">:$contiguity,
+        CArg<"bool", "false">:$streamChunked)>
   ];
   let extraClassDeclaration = [{
     int64_t getRank() const { return getDims().size(); }

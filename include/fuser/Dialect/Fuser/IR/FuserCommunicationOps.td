@@ -11,8 +11,9 @@
 #define FUSER_DIALECT_FUSER_IR_FUSERCOMMUNICATIONOPS_TD
 
 class Fuser_CommOp<string mnemonic, string opSummary, dag extraArguments,
-                   string attrFormat>
-    : Fuser_InferredOp<"comm." # mnemonic, "inferSameGlobalType", [Pure]> {
+                   string attrFormat, list<Trait> traits = [Fuser_CommunicationOpInterface]>
+    : Fuser_InferredOp<"comm." # mnemonic, "inferSameGlobalType",
+                       traits # [Pure]> {
   let summary = opSummary;
   let arguments = !con((ins Fuser_Tensor:$input), extraArguments);
   let results = (outs Fuser_Tensor:$result);
@@ -23,7 +24,8 @@ class Fuser_CommOp<string mnemonic, string opSummary, dag extraArguments,
 
 def Fuser_AllgatherOp : Fuser_CommOp<"allgather",
     "every rank of a mesh-axis team receives all shards",
-    (ins I64Attr:$axis), "`axis` `=` $axis"> {
+    (ins I64Attr:$axis), "`axis` `=` $axis",
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
   let description = [{
     The operand is split along mesh axis `axis` on some dim; the result is
     the same sharding without that axis (same mesh).
@@ -53,7 +55,8 @@ def Fuser_AllreduceOp : Fuser_CommOp<"allreduce",
 
 def Fuser_ReduceScatterOp : Fuser_CommOp<"reduce_scatter",
     "resolve a partial value and split a dim along the same mesh axis",
-    (ins I64Attr:$axis), "`axis` `=` $axis"> {
+    (ins I64Attr:$axis), "`axis` `=` $axis",
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
   let description = [{
     The operand is partial over `axis`; the result is no longer partial over
     it and has one dim additionally split by `axis` (same mesh).
@@ -81,7 +84,8 @@ def Fuser_BroadcastCommOp : Fuser_CommOp<"broadcast",
 
 def Fuser_GatherOp : Fuser_CommOp<"gather",
     "collect the shards of a mesh axis onto one index of it",
-    (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root"> {
+    (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root",
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
   let description = [{
     The operand is split along `axis`; the result lives on the slice of the
     operand's mesh at index `root` of `axis`, without that split.
@@ -90,7 +94,8 @@ def Fuser_GatherOp : Fuser_CommOp<"gather",
 
 def Fuser_ScatterOp : Fuser_CommOp<"scatter",
     "split a value held at one index of a mesh axis across the axis",
-    (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root"> {
+    (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root",
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
   let description = [{
     The operand lives on the slice of the result's mesh at index `root` of
     `axis`; the result is additionally split along `axis` on one dim.

@@ -11,7 +11,7 @@
 #define FUSER_DIALECT_FUSER_IR_FUSEROPS_TD
 
 include "fuser/Dialect/Fuser/IR/FuserAttrs.td"
-include "fuser/Dialect/Fuser/Interfaces/ShardingRuleOpInterface.td"
+include "fuser/Dialect/Fuser/Interfaces/FuserInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -324,6 +324,7 @@ def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure,
 //===----------------------------------------------------------------------===//
 
 def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
+    Fuser_RowMajorResults,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
                               ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "batched matrix product [..., M, K] x [..., K, N] -> [..., M, N]";
@@ -337,6 +338,7 @@ def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
 }
 
 def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
+    Fuser_RowMajorResults,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
                               ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "input [..., K] x weight [N, K]^T (+ bias [N]) -> [..., N]";

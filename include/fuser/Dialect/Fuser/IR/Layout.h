@@ -36,14 +36,33 @@ struct Layout {
   bool operator!=(const Layout &other) const { return !(*this == other); }
 };
 
+/// The layout a communication needs for a buffer laid out as `current`:
+/// fully contiguous and, when it concatenates or splits blocks of
+/// `outerDim`, with that dim outermost (other dims keep their order).
+Layout communicationLayout(const Layout &current,
+                           std::optional<int64_t> outerDim);
+
+/// Whether a buffer of `localShape` laid out as `current` already serves a
+/// communication: contiguous, and no dim of local size above 1 before
+/// `outerDim` (size-1 dims may sit anywhere).
+bool servesCommunication(const Layout &current, ArrayRef<int64_t> localShape,
+                         std::optional<int64_t> outerDim);
+
 /// `sharding` with its order and contiguity replaced by `layout`.
 ShardingAttr withLayout(ShardingAttr sharding, const Layout &layout);
 
-/// Whether a value's layout is the program's to choose: it has a sharding
-/// that states no order, and it is not a function argument (the caller's
-/// buffer). Results returned by the function are free until a pass fixes
-/// them.
+/// Whether a value has a sharding that states no layout and is not a
+/// function argument (whose layout is the caller's). Such a value is
+/// row-major until a pass chooses otherwise.
+bool hasUnstatedLayout(Value value);
+
+/// Whether a value's layout is the program's to choose freely: unstated
+/// and not returned (a returned value's layout is the function's result
+/// type, which a pass may only choose when it also updates the function).
 bool hasFreeLayout(Value value);
+
+/// Sets the function's result types to the types its returns return.
+void updateFunctionResultTypes(Operation *function);
 
 } // namespace mlir::fuser
 

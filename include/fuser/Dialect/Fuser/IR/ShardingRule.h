@@ -131,6 +131,13 @@ std::optional<Layout> inferViewLayoutFromFactors(Operation *op,
 
 } // namespace mlir::fuser
 
-#include "fuser/Dialect/Fuser/Interfaces/ShardingRuleOpInterface.h.inc"
+namespace mlir::fuser::OpTrait {
+/// See Fuser_RowMajorResults.
+template <typename ConcreteType>
+class RowMajorResults
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, RowMajorResults> {};
+} // namespace mlir::fuser::OpTrait
+
+#include "fuser/Dialect/Fuser/Interfaces/FuserInterfaces.h.inc"
 
 #endif // FUSER_DIALECT_FUSER_IR_SHARDINGRULE_H

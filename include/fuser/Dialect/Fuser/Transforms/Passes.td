@@ -62,17 +62,88 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
   ];
 }
 
+def ReorderShardedAxis : Pass<"fuser-reorder-sharded-axis", "func::FuncOp"> {
+  let summary = "Lay out communication buffers the way the libraries need";
+  let description = [{
+    Contract. Reads: a `decomposed` function. Writes: layouts (sharding
+    order and contiguity) of communication operands and results, and
+    transposing copies (`fuser.set` to another layout) where needed, so that
+    every communication buffer is contiguous and, for allgather, gather,
+    scatter and reduce_scatter, has the concatenated dim outermost.
+
+    A buffer whose layout is free (stated nowhere, not a function argument,
+    not returned) gets the required layout; one whose layout is fixed and
+    does not comply gets one copy on that side: before the communication for
+    an operand, after it for a result (so a non-contiguous layout the user
+    asked for on a result is honoured by the copy). Compliant buffers are
+    left alone.
+  }];
+}
+
+def MarkAliases : Pass<"fuser-mark-aliases", "func::FuncOp"> {
+  let summary = "Turn meta-op chains at function boundaries into views";
+  let description = [{
+    Contract. Reads: the alias analysis. Writes: the view layouts of alias
+    values whose layout is free, and `fuser.segment_set` boundaries.
+
+    A chain of view ops (set, permute, reshape, squeeze, broadcast, expand,
+    slice) between the last compute op and a returned value, or between a
+    function argument and the first compute ops, needs no kernel: it is a
+    view of a buffer. A `fuser.segment_set` separates such a chain from the
+    compute next to it, so segmentation puts it in a view-only segment. The
+    boundary has the type of the value it separates (sharding and layout are
+    kept, so no communication appears). A view op whose result feeds compute
+    between compute ops stays with that compute (no over-segmentation).
+  }];
+}
+
+def InferAllocationOrder : Pass<"fuser-infer-allocation-order", "func::FuncOp"> {
+  let summary = "Propagate memory order from inputs to outputs";
+  let description = [{
+    Contract. Reads: layouts of function arguments and of values a previous
+    pass or the user fixed, and the ops' sharding rules. Writes: the layouts
+    of results whose layout is free.
+
+    Each op's results take the memory order of the operand with the most
+    dims larger than 1 that is not row-major, mapped through the op's
+    factors: result dims the operand has keep its order, innermost last;
+    the others go outermost in their logical order. Results of library calls
+    (matmul, linear) stay row-major, and views keep the layout their alias
+    analysis gave them.
+  }];
+}
+
+def FinalizeLayouts : Pass<"fuser-finalize-layouts", "func::FuncOp"> {
+  let summary = "Fix the remaining layout decisions and check them";
+  let description = [{
+    Contract. Reads: a function after the layout passes. Writes: whether
+    each stream-split value is allocated per chunk, and reports (as errors)
+    communication buffers that are not contiguous with their concatenated dim
+    outermost and values whose local shape cannot be computed. Leaves a
+    function that meets the `laid-out` contract.
+
+    A stream split enters a value's allocation (`chunked`: only the chunk of
+    the current pipeline step is allocated) only for intermediates whose
+    every consumer splits the same data into the same chunks; function
+    arguments and returned values, and values a consumer reads whole, are
+    allocated whole.
+  }];
+}
+
 def VerifyStage : Pass<"fuser-verify-stage", "func::FuncOp"> {
   let summary = "Check that a function meets the contract of a stage";
   let description = [{
     Reports every violation of the chosen stage's contract as an error:
     `propagated`: every tensor value has a sharding (or none does);
     `decomposed`: also, no compute op reshards (every placement change is a
-    fuser.comm op, each of which changes one mesh axis by construction).
+    fuser.comm op, each of which changes one mesh axis by construction);
+    `laid-out`: also, every communication buffer is contiguous, with the
+    concatenated dim outermost where the communication has one.
   }];
   let options = [
     Option<"stage", "stage", "std::string", /*default=*/"\"decomposed\"",
-           "The stage whose contract to check: propagated or decomposed">
+           "The stage whose contract to check: propagated, decomposed or "
+           "laid-out">
   ];
 }
 

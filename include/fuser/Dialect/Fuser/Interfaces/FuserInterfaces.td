@@ -1,7 +1,7 @@
-//===- ShardingRuleOpInterface.td - factor sharding rules --*- tablegen -*-===//
+//===- FuserInterfaces.td - interfaces of fuser ops -------*- tablegen -*-===//
 
-#ifndef FUSER_DIALECT_FUSER_INTERFACES_SHARDINGRULEOPINTERFACE_TD
-#define FUSER_DIALECT_FUSER_INTERFACES_SHARDINGRULEOPINTERFACE_TD
+#ifndef FUSER_DIALECT_FUSER_INTERFACES_FUSERINTERFACES_TD
+#define FUSER_DIALECT_FUSER_INTERFACES_FUSERINTERFACES_TD
 
 include "mlir/IR/OpBase.td"
 
@@ -64,4 +64,29 @@ def Fuser_ViewOpInterface : OpInterface<"ViewOpInterface"> {
   ];
 }
 
-#endif // FUSER_DIALECT_FUSER_INTERFACES_SHARDINGRULEOPINTERFACE_TD
+def Fuser_CommunicationOpInterface : OpInterface<"CommunicationOpInterface"> {
+  let cppNamespace = "::mlir::fuser";
+  let description = [{
+    The fuser.comm ops: one placement change of one tensor, lowered to one
+    communication (or, for all_slice, none). Layout passes read what the
+    communication libraries need from their buffers through it.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        The dim whose per-rank blocks the communication concatenates or
+        splits (allgather, gather, scatter, reduce_scatter). The libraries
+        see buffers as flat arrays, so this dim must be outermost in memory
+        on both sides. None for the others, which only need contiguity.
+      }],
+      "std::optional<int64_t>", "getConcatenatedDim", (ins), "",
+      [{ return std::nullopt; }]>,
+  ];
+}
+
+// Results whose layout a library call fixes (row-major): allocation order
+// inference leaves them alone.
+def Fuser_RowMajorResults : NativeOpTrait<"RowMajorResults"> {
+  let cppNamespace = "::mlir::fuser::OpTrait";
+}
+
+#endif // FUSER_DIALECT_FUSER_INTERFACES_FUSERINTERFACES_TD

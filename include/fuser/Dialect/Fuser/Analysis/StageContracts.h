@@ -1,0 +1,29 @@
+//===- StageContracts.h - checkable contracts of pipeline stages -*- C++ -*-===//
+//
+// Each check reports every violation in the function as an error at the
+// value or op at fault and fails if there was any. Later stages include the
+// earlier ones' contracts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_DIALECT_FUSER_ANALYSIS_STAGECONTRACTS_H
+#define FUSER_DIALECT_FUSER_ANALYSIS_STAGECONTRACTS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::fuser {
+
+/// `propagated`: every tensor value has a sharding, or none has. Returns
+/// whether any has.
+FailureOr<bool> verifyPropagatedStage(func::FuncOp function);
+
+/// `decomposed`: no compute op reshards; placement changes are fuser.comm
+/// ops, each verified to change one mesh axis.
+LogicalResult verifyDecomposedStage(func::FuncOp function);
+
+/// `laid-out`: every communication buffer is contiguous, with the dim the
+/// communication concatenates or splits outermost.
+LogicalResult verifyLaidOutStage(func::FuncOp function);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_DIALECT_FUSER_ANALYSIS_STAGECONTRACTS_H

@@ -1,0 +1,84 @@
+//===- StageContracts.cpp - checkable contracts of pipeline stages --------===//
+
+#include "fuser/Dialect/Fuser/Analysis/StageContracts.h"
+#include "fuser/Dialect/Fuser/Analysis/Resharding.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+FailureOr<bool> mlir::fuser::verifyPropagatedStage(func::FuncOp function) {
+  SmallVector<Value> tensors;
+  for (BlockArgument argument : function.getArguments())
+    tensors.push_back(argument);
+  function.walk([&](Operation *op) { llvm::append_range(tensors, op->getResults()); });
+  llvm::erase_if(tensors, [](Value value) {
+    return !isa<RankedTensorType>(value.getType());
+  });
+  if (llvm::none_of(tensors, [](Value value) { return getSharding(value); }))
+    return false;
+  bool ok = true;
+  for (Value value : tensors) {
+    if (getSharding(value))
+      continue;
+    emitError(value.getLoc())
+        << "value has no sharding, but others in the function do (stage "
+           "'propagated': all tensor values or none)";
+    ok = false;
+  }
+  if (!ok)
+    return failure();
+  return true;
+}
+
+LogicalResult mlir::fuser::verifyDecomposedStage(func::FuncOp function) {
+  bool ok = true;
+  function.walk([&](ShardingRuleOpInterface op) {
+    std::string why;
+    FailureOr<SmallVector<ShardingAttr>> required =
+        getRequiredOperandShardings(op, why);
+    if (failed(required)) {
+      op->emitError("reshards (stage 'decomposed'): ") << why;
+      ok = false;
+      return;
+    }
+    for (auto [index, operand, sharding] :
+         llvm::enumerate(op->getOperands(), *required)) {
+      ShardingAttr actual = getSharding(operand);
+      if (!sharding || (actual && actual.hasSamePlacement(sharding)))
+        continue;
+      InFlightDiagnostic diag = op->emitError("reshards (stage 'decomposed'): operand #")
+                                << index << " is placed as ";
+      if (actual)
+        diag << placementOf(actual);
+      else
+        diag << "nothing";
+      diag << " but the results need " << sharding;
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
+LogicalResult mlir::fuser::verifyLaidOutStage(func::FuncOp function) {
+  bool ok = true;
+  function.walk([&](CommunicationOpInterface comm) {
+    std::optional<int64_t> outerDim = comm.getConcatenatedDim();
+    for (auto [side, value] : {std::pair<StringRef, Value>{"operand", comm->getOperand(0)},
+                               {"result", comm->getResult(0)}}) {
+      ShardingAttr sharding = getSharding(value);
+      auto type = cast<RankedTensorType>(value.getType());
+      Layout layout = Layout::of(sharding);
+      if (servesCommunication(layout, sharding.getLocalShape(type.getShape()),
+                              outerDim))
+        continue;
+      InFlightDiagnostic diag = comm->emitError("the ")
+                                << side << " buffer is not laid out for the "
+                                   "communication (stage 'laid-out'): it needs "
+                                   "to be contiguous";
+      if (outerDim)
+        diag << " with dim " << *outerDim << " outermost";
+      ok = false;
+    }
+  });
+  return success(ok);
+}

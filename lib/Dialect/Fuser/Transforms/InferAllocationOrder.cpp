@@ -1,0 +1,121 @@
+//===- InferAllocationOrder.cpp - memory order from inputs to outputs -----===//
+
+#include "fuser/Dialect/Fuser/Analysis/AliasAnalysis.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_INFERALLOCATIONORDER
+#include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+static int64_t countNonUnitDims(Value value) {
+  return llvm::count_if(cast<RankedTensorType>(value.getType()).getShape(),
+                        [](int64_t size) { return size != 1; });
+}
+
+/// The order of `resultDims` that follows `reference` (an operand's layout
+/// over `operandDims`) through shared factors: result dims the operand does
+/// not have first, in logical order, then the others in the operand's
+/// memory order.
+static SmallVector<int64_t> followOrder(const Layout &reference,
+                                        const DimFactors &operandDims,
+                                        const DimFactors &resultDims) {
+  DenseMap<int64_t, int64_t> resultDimOf;
+  for (auto [dim, factors] : llvm::enumerate(resultDims))
+    for (int64_t factor : factors)
+      resultDimOf[factor] = dim;
+  SmallVector<int64_t> mapped;
+  for (int64_t dim : reference.order)
+    for (int64_t factor : operandDims[dim]) {
+      auto it = resultDimOf.find(factor);
+      if (it != resultDimOf.end() && !llvm::is_contained(mapped, it->second))
+        mapped.push_back(it->second);
+    }
+  SmallVector<int64_t> order;
+  for (int64_t dim = 0, rank = resultDims.size(); dim < rank; ++dim)
+    if (!llvm::is_contained(mapped, dim))
+      order.push_back(dim);
+  llvm::append_range(order, mapped);
+  return order;
+}
+
+namespace {
+/// Walks the function in program order, keeping the layout each value has
+/// or will get, and writes it into the types of results that may take it.
+class OrderInference {
+public:
+  OrderInference(func::FuncOp function, const AliasAnalysis &analysis)
+      : function(function), analysis(analysis) {}
+  void run();
+
+private:
+  Layout layoutOf(Value value) const {
+    auto it = inferred.find(value);
+    return it != inferred.end() ? it->second : analysis.getLayout(value);
+  }
+  void visit(ShardingRuleOpInterface op);
+  /// A result's layout may be chosen here when nothing stated it, it is not
+  /// a view, and no view of it was laid out from its current layout.
+  bool mayChoose(Value result) const {
+    return hasUnstatedLayout(result) && !analysis.getAlias(result) &&
+           llvm::none_of(result.getUsers(), [&](Operation *user) {
+             return isa<ViewOpInterface>(user) &&
+                    analysis.getAlias(user->getResult(0));
+           });
+  }
+
+  func::FuncOp function;
+  const AliasAnalysis &analysis;
+  DenseMap<Value, Layout> inferred;
+};
+} // namespace
+
+void OrderInference::visit(ShardingRuleOpInterface op) {
+  if (op->hasTrait<mlir::fuser::OpTrait::RowMajorResults>())
+    return;
+  // The reference: the operand with the most dims above size 1 that is not
+  // row-major (a row-major one has nothing to pass on); ties go first.
+  std::optional<unsigned> reference;
+  for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+    if (!getSharding(operand) || layoutOf(operand).isRowMajor())
+      continue;
+    if (!reference ||
+        countNonUnitDims(operand) > countNonUnitDims(op->getOperand(*reference)))
+      reference = index;
+  }
+  if (!reference)
+    return;
+  ShardingRule rule = op.getShardingRule();
+  Layout source = layoutOf(op->getOperand(*reference));
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    ShardingAttr sharding = getSharding(result);
+    if (!sharding || !mayChoose(result))
+      continue;
+    Layout layout;
+    layout.order =
+        followOrder(source, rule.operands[*reference], rule.results[index]);
+    layout.contiguity.assign(layout.order.size(), true);
+    inferred[result] = layout;
+    auto type = cast<RankedTensorType>(result.getType());
+    result.setType(RankedTensorType::get(type.getShape(), type.getElementType(),
+                                         withLayout(sharding, layout)));
+  }
+}
+
+void OrderInference::run() {
+  function.walk([&](ShardingRuleOpInterface op) { visit(op); });
+  updateFunctionResultTypes(function);
+}
+
+namespace {
+struct InferAllocationOrderPass
+    : public mlir::fuser::impl::InferAllocationOrderBase<
+          InferAllocationOrderPass> {
+  void runOnOperation() override {
+    OrderInference(getOperation(), getAnalysis<AliasAnalysis>()).run();
+  }
+};
+} // namespace

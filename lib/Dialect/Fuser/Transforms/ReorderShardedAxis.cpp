@@ -1,0 +1,109 @@
+//===- ReorderShardedAxis.cpp - communication-ready buffer layouts --------===//
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_REORDERSHARDEDAXIS
+#include "fuser/Dialect/Fuser/Transforms/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+static RankedTensorType withLayoutType(Type type, const Layout &layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               withLayout(getSharding(tensor), layout));
+}
+
+/// Whether `value`, laid out as its sharding says, serves `comm`; if not,
+/// the layout it needs.
+static std::optional<Layout> neededLayout(CommunicationOpInterface comm,
+                                          Value value) {
+  ShardingAttr sharding = getSharding(value);
+  auto type = cast<RankedTensorType>(value.getType());
+  Layout current = Layout::of(sharding);
+  std::optional<int64_t> outerDim = comm.getConcatenatedDim();
+  if (servesCommunication(current, sharding.getLocalShape(type.getShape()),
+                          outerDim))
+    return std::nullopt;
+  return communicationLayout(current, outerDim);
+}
+
+namespace {
+/// Lays out the buffers of the communications of one function. A buffer one
+/// communication laid out is fixed for the next (a value may feed several).
+class CommunicationLayouts {
+public:
+  void layOutOperand(CommunicationOpInterface comm);
+  void layOutResult(CommunicationOpInterface comm);
+
+private:
+  bool isFree(Value value) const {
+    return hasFreeLayout(value) && !decided.contains(value);
+  }
+  DenseSet<Value> decided;
+};
+} // namespace
+
+void CommunicationLayouts::layOutOperand(CommunicationOpInterface comm) {
+  OpOperand &operand = comm->getOpOperand(0);
+  Value value = operand.get();
+  std::optional<Layout> needed = neededLayout(comm, value);
+  if (!needed) {
+    decided.insert(value);
+    return;
+  }
+  if (isFree(value)) {
+    decided.insert(value);
+    value.setType(withLayoutType(value.getType(), *needed));
+    return;
+  }
+  // The operand's layout is fixed: transpose a copy for the communication.
+  OpBuilder builder(comm);
+  operand.set(SetOp::create(builder, comm->getLoc(),
+                            withLayoutType(value.getType(), *needed), value));
+}
+
+void CommunicationLayouts::layOutResult(CommunicationOpInterface comm) {
+  Value result = comm->getResult(0);
+  std::optional<Layout> needed = neededLayout(comm, result);
+  bool free = isFree(result);
+  decided.insert(result);
+  if (!needed)
+    return;
+  if (free) {
+    result.setType(withLayoutType(result.getType(), *needed));
+    return;
+  }
+  // The result's layout is fixed: communicate into the needed layout and
+  // copy into the fixed one after.
+  Type fixed = result.getType();
+  SmallVector<OpOperand *> uses =
+      llvm::map_to_vector(result.getUses(), [](OpOperand &use) { return &use; });
+  result.setType(withLayoutType(fixed, *needed));
+  OpBuilder builder(comm->getContext());
+  builder.setInsertionPointAfter(comm);
+  Value copy = SetOp::create(builder, comm->getLoc(), fixed, result);
+  for (OpOperand *use : uses)
+    use->set(copy);
+}
+
+namespace {
+struct ReorderShardedAxisPass
+    : public mlir::fuser::impl::ReorderShardedAxisBase<ReorderShardedAxisPass> {
+  void runOnOperation() override {
+    SmallVector<CommunicationOpInterface> comms;
+    getOperation().walk(
+        [&](CommunicationOpInterface comm) { comms.push_back(comm); });
+    CommunicationLayouts layouts;
+    for (CommunicationOpInterface comm : comms) {
+      layouts.layOutOperand(comm);
+      layouts.layOutResult(comm);
+    }
+  }
+};
+} // namespace
