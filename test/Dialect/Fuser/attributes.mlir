@@ -34,6 +34,7 @@ func.func @mesh_and_dim_axes(
 // CHECK-SAME: #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[}}[], [1]], partial = {0 : min}>
 // CHECK-SAME: #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []], partial = {0 : avg}>
 // CHECK-SAME: #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []], stream = {1 : 4}>
+// CHECK-SAME: #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []], stream = {1 : 4 chunked}>
 // CHECK-SAME: #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []], order = [1, 0], contiguity = [true, false]>
 // CHECK-SAME: #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], [], []], stream = {0 : 2}, order = [2, 0, 1]>
 // CHECK-SAME: tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>>
@@ -46,6 +47,7 @@ func.func @partial_stream_and_layout(
     %d: tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2, 2]>, [[], [1]], partial = {0 : min}>>,
     %e: tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []], partial = {0 : avg}>>,
     %f: tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], []], stream = {1 : 4}>>,
+    %f2: tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], []], stream = {1 : 4 chunked}>>,
     %g: tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], []], contiguity = [true, false], order = [1, 0]>>,
     %h: tensor<8x4x2xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], [], []], stream = {0 : 2}, order = [2, 0, 1]>>,
     // Identity order, all-true contiguity and an empty partial map are defaults.

@@ -1,0 +1,62 @@
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-infer-allocation-order,fuser-verify-stage))' -mlir-print-local-scope | FileCheck %s
+
+// A column-major input's order flows through a pointwise chain to the
+// result (whose type follows).
+// CHECK-LABEL: func.func @pointwise_chain
+// CHECK-SAME: -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []], order = [1, 0]>>
+// CHECK: fuser.exp {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []], order = [1, 0]>>
+// CHECK: fuser.add {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []], order = [1, 0]>>
+#mesh = #fuser.mesh<[2]>
+func.func @pointwise_chain(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>>,
+                           %y: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> {
+  %0 = fuser.exp %x : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+  %1 = fuser.add %y, %0 : (tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>, tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+  return %1 : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+}
+
+// -----
+
+// Dims the reference lacks go outermost; the reference's dims keep their
+// memory order inside. (The broadcast is a view: the alias analysis gives
+// its layout, with the repeated dim outermost.)
+// CHECK-LABEL: func.func @new_dims_outermost
+// CHECK: fuser.broadcast {{.*}} -> tensor<3x8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [], []]>>
+// CHECK: fuser.neg {{.*}} -> tensor<3x8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [], []], order = [0, 2, 1]>>
+// CHECK: fuser.sum {{.*}} -> tensor<4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[]]>>
+#mesh = #fuser.mesh<[2]>
+#cm = #fuser.sharding<#mesh, [[], []], order = [1, 0]>
+#rep3 = #fuser.sharding<#mesh, [[], [], []]>
+func.func @new_dims_outermost(%x: tensor<8x4xf32, #cm>) {
+  %0 = fuser.exp %x : tensor<8x4xf32, #cm> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], order = [1, 0]>>
+  %1 = fuser.broadcast %0 dims = [1, 2] : tensor<8x4xf32, #cm> -> tensor<3x8x4xf32, #rep3>
+  %2 = fuser.neg %1 : tensor<3x8x4xf32, #rep3> -> tensor<3x8x4xf32, #rep3>
+  %3 = fuser.sum %0 dims = [0] : tensor<8x4xf32, #cm> -> tensor<4xf32, #fuser.sharding<#mesh, [[]]>>
+  return
+}
+
+// -----
+
+// Library calls keep row-major results; stated layouts are kept.
+// CHECK-LABEL: func.func @matmul_and_stated
+// CHECK: fuser.matmul {{.*}} -> tensor<8x8xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
+// CHECK: fuser.exp {{.*}} -> tensor<8x8xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []], contiguity = [false, true]>>
+#mesh = #fuser.mesh<[2]>
+#cm = #fuser.sharding<#mesh, [[], []], order = [1, 0]>
+func.func @matmul_and_stated(%a: tensor<8x8xf32, #cm>, %b: tensor<8x8xf32, #cm>) {
+  %0 = fuser.matmul %a, %b : (tensor<8x8xf32, #cm>, tensor<8x8xf32, #cm>) -> tensor<8x8xf32, #fuser.sharding<#mesh, [[], []]>>
+  %1 = fuser.exp %a : tensor<8x8xf32, #cm> -> tensor<8x8xf32, #fuser.sharding<#mesh, [[], []], contiguity = [false, true]>>
+  return
+}
+
+// -----
+
+// A value a view was laid out from keeps its layout.
+// CHECK-LABEL: func.func @view_sources_stay
+// CHECK: fuser.exp {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
+#mesh = #fuser.mesh<[2]>
+#cm = #fuser.sharding<#mesh, [[], []], order = [1, 0]>
+func.func @view_sources_stay(%x: tensor<8x4xf32, #cm>) {
+  %0 = fuser.exp %x : tensor<8x4xf32, #cm> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  %1 = fuser.reshape %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> -> tensor<32xf32, #fuser.sharding<#mesh, [[]]>>
+  return
+}
