@@ -1,6 +1,7 @@
 //===- StageContracts.cpp - checkable contracts of pipeline stages --------===//
 
 #include "fuser/Dialect/Fuser/Analysis/StageContracts.h"
+#include "fuser/Dialect/Fuser/Analysis/AliasAnalysis.h"
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 
 using namespace mlir;
@@ -79,6 +80,24 @@ LogicalResult mlir::fuser::verifyLaidOutStage(func::FuncOp function) {
         diag << " with dim " << *outerDim << " outermost";
       ok = false;
     }
+  });
+  return success(ok);
+}
+
+LogicalResult mlir::fuser::verifySegmentedStage(func::FuncOp function) {
+  AliasAnalysis analysis(function);
+  bool ok = true;
+  function.walk([&](Operation *op) {
+    if (!isa<FuserDialect>(op->getDialect()) || isa<KernelOp>(op) ||
+        isa<CommunicationOpInterface>(op) ||
+        op->hasTrait<mlir::fuser::OpTrait::LibraryCall>() ||
+        op->hasTrait<mlir::fuser::OpTrait::SegmentBoundary>())
+      return;
+    if (isa<ViewOpInterface>(op) && analysis.getAlias(op->getResult(0)))
+      return;
+    op->emitOpError("is in no segment (stage 'segmented'): compute belongs in "
+                  "a fuser.kernel");
+    ok = false;
   });
   return success(ok);
 }

@@ -70,6 +70,35 @@ bool mlir::fuser::servesCommunication(const Layout &current,
   return true;
 }
 
+MemRefType mlir::fuser::getLocalBufferType(RankedTensorType type) {
+  ShardingAttr sharding = getSharding(type);
+  SmallVector<int64_t> shape(type.getShape());
+  Layout layout = Layout::rowMajor(type.getRank());
+  if (sharding) {
+    shape = sharding.getLocalShape(type.getShape());
+    layout = Layout::of(sharding);
+  }
+  if (layout.isRowMajor())
+    return MemRefType::get(shape, type.getElementType());
+  SmallVector<int64_t> strides(shape.size(), ShapedType::kDynamic);
+  int64_t next = 1;
+  bool known = true;
+  for (int64_t position = layout.order.size() - 1; position >= 0; --position) {
+    int64_t dim = layout.order[position];
+    known = known && layout.contiguity[position];
+    if (known)
+      strides[dim] = next;
+    if (ShapedType::isDynamic(shape[dim]) || !known)
+      known = false;
+    else
+      next *= shape[dim];
+  }
+  int64_t offset = layout.isContiguous() ? 0 : ShapedType::kDynamic;
+  return MemRefType::get(
+      shape, type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), offset, strides));
+}
+
 ShardingAttr mlir::fuser::withLayout(ShardingAttr sharding,
                                      const Layout &layout) {
   return ShardingAttr::get(sharding.getMesh(), sharding.getDimAxesList(),

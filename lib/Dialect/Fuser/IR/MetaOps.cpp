@@ -2,6 +2,8 @@
 
 #include "TypeInference.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 using namespace mlir;
 using namespace mlir::fuser;
 
@@ -275,5 +277,30 @@ LogicalResult SegmentSetOp::verify() {
     return emitOpError("moves no data: operand and result must have the same "
                        "mesh, dim axes and partial state; use fuser.set to "
                        "reshard");
+  return success();
+}
+
+LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto function = dyn_cast_or_null<FunctionOpInterface>(
+      symbolTable.lookupNearestSymbolFrom(*this, getKernel()));
+  if (!function)
+    return emitOpError("kernel ") << getKernel() << " is not a function";
+  SmallVector<Type> tensors(getInputs().getTypes());
+  llvm::append_range(tensors, getResultTypes());
+  ArrayRef<Type> buffers = function.getArgumentTypes();
+  if (buffers.size() != tensors.size())
+    return emitOpError("kernel ")
+           << getKernel() << " takes " << buffers.size()
+           << " buffers but the op has " << tensors.size()
+           << " operands and results";
+  for (auto [index, buffer, tensor] : llvm::enumerate(buffers, tensors)) {
+    auto memref = dyn_cast<MemRefType>(buffer);
+    MemRefType local = getLocalBufferType(cast<RankedTensorType>(tensor));
+    if (!memref || memref.getShape() != local.getShape() ||
+        memref.getElementType() != local.getElementType())
+      return emitOpError("kernel buffer #")
+             << index << " has type " << buffer << " but the local piece is "
+             << local;
+  }
   return success();
 }

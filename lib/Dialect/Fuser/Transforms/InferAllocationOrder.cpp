@@ -74,7 +74,7 @@ private:
 } // namespace
 
 void OrderInference::visit(ShardingRuleOpInterface op) {
-  if (op->hasTrait<mlir::fuser::OpTrait::RowMajorResults>())
+  if (op->hasTrait<mlir::fuser::OpTrait::LibraryCall>())
     return;
   // The reference: the operand with the most dims above size 1 that is not
   // row-major (a row-major one has nothing to pass on); ties go first.

@@ -18,9 +18,10 @@ struct VerifyStagePass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (stage != "propagated" && stage != "decomposed" && stage != "laid-out") {
+    if (!llvm::is_contained({"propagated", "decomposed", "laid-out", "segmented"},
+                            stage)) {
       function.emitError("unknown stage '")
-          << stage << "'; expected propagated, decomposed or laid-out";
+          << stage << "'; expected propagated, decomposed, laid-out or segmented";
       return signalPassFailure();
     }
     FailureOr<bool> sharded = verifyPropagatedStage(function);
@@ -30,7 +31,11 @@ struct VerifyStagePass
       return;
     if (failed(verifyDecomposedStage(function)))
       return signalPassFailure();
-    if (stage == "laid-out" && failed(verifyLaidOutStage(function)))
+    if (stage == "decomposed")
+      return;
+    if (failed(verifyLaidOutStage(function)))
+      return signalPassFailure();
+    if (stage == "segmented" && failed(verifySegmentedStage(function)))
       signalPassFailure();
   }
 };

@@ -24,6 +24,10 @@ LogicalResult verifyDecomposedStage(func::FuncOp function);
 /// communication concatenates or splits outermost.
 LogicalResult verifyLaidOutStage(func::FuncOp function);
 
+/// `segmented`: every fuser op is a kernel, a library call, a
+/// communication, a view that needs no copy, or a segment boundary.
+LogicalResult verifySegmentedStage(func::FuncOp function);
+
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_ANALYSIS_STAGECONTRACTS_H

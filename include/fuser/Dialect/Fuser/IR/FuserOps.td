@@ -14,6 +14,7 @@ include "fuser/Dialect/Fuser/IR/FuserAttrs.td"
 include "fuser/Dialect/Fuser/Interfaces/FuserInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
 
 class Fuser_Op<string mnemonic, list<Trait> traits = []>
     : Op<Fuser_Dialect, mnemonic, traits>;
@@ -324,7 +325,7 @@ def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure,
 //===----------------------------------------------------------------------===//
 
 def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
-    Fuser_RowMajorResults,
+    Fuser_LibraryCall,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
                               ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "batched matrix product [..., M, K] x [..., K, N] -> [..., M, N]";
@@ -338,7 +339,7 @@ def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
 }
 
 def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
-    Fuser_RowMajorResults,
+    Fuser_LibraryCall,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
                               ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "input [..., K] x weight [N, K]^T (+ bias [N]) -> [..., N]";
@@ -373,7 +374,8 @@ def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType",
 }
 
 def Fuser_SegmentSetOp : Fuser_InferredOp<"segment_set", "inferSameGlobalType",
-    [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface]> {
+    [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface,
+     Fuser_SegmentBoundary]> {
   let summary = "explicit segment boundary";
   let description = [{
     Identity that separates segments (e.g. views from compute). It moves no
@@ -384,6 +386,27 @@ def Fuser_SegmentSetOp : Fuser_InferredOp<"segment_set", "inferSameGlobalType",
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Segments
+//===----------------------------------------------------------------------===//
+
+def Fuser_KernelOp : Fuser_Op<"kernel",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "run an outlined kernel segment";
+  let description = [{
+    Stands for a fused kernel segment that segmentation outlined into a
+    kernel module: `kernel` names a function over per-rank buffers
+    (memrefs of the local shapes, inputs then outputs, destination-passing).
+    Operands and results keep their global types and shardings; the
+    verifier checks that the kernel's buffers are their local pieces.
+  }];
+  let arguments = (ins SymbolRefAttr:$kernel, Variadic<Fuser_Tensor>:$inputs);
+  let results = (outs Variadic<Fuser_Tensor>:$outputs);
+  let assemblyFormat = [{
+    $kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+  }];
 }
 
 include "fuser/Dialect/Fuser/IR/FuserCommunicationOps.td"

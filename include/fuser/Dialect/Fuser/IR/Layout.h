@@ -48,6 +48,11 @@ Layout communicationLayout(const Layout &current,
 bool servesCommunication(const Layout &current, ArrayRef<int64_t> localShape,
                          std::optional<int64_t> outerDim);
 
+/// The per-rank buffer of a tensor: its local shape (global without a
+/// sharding) and strides from its layout; a dim that is not contiguous has
+/// a dynamic stride, as have all dims outside it, and a dynamic offset.
+MemRefType getLocalBufferType(RankedTensorType type);
+
 /// `sharding` with its order and contiguity replaced by `layout`.
 ShardingAttr withLayout(ShardingAttr sharding, const Layout &layout);
 

@@ -132,10 +132,14 @@ std::optional<Layout> inferViewLayoutFromFactors(Operation *op,
 } // namespace mlir::fuser
 
 namespace mlir::fuser::OpTrait {
-/// See Fuser_RowMajorResults.
+/// See Fuser_LibraryCall.
 template <typename ConcreteType>
-class RowMajorResults
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, RowMajorResults> {};
+class LibraryCall
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, LibraryCall> {};
+/// See Fuser_SegmentBoundary.
+template <typename ConcreteType>
+class SegmentBoundary
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, SegmentBoundary> {};
 } // namespace mlir::fuser::OpTrait
 
 #include "fuser/Dialect/Fuser/Interfaces/FuserInterfaces.h.inc"

@@ -83,9 +83,15 @@ def Fuser_CommunicationOpInterface : OpInterface<"CommunicationOpInterface"> {
   ];
 }
 
-// Results whose layout a library call fixes (row-major): allocation order
-// inference leaves them alone.
-def Fuser_RowMajorResults : NativeOpTrait<"RowMajorResults"> {
+// Ops computed by a library call (cuBLASLt, the runtime's CPU fallback), not
+// by a generated kernel: each is a segment of its own, and its results are
+// row-major (allocation order inference leaves them alone).
+def Fuser_LibraryCall : NativeOpTrait<"LibraryCall"> {
+  let cppNamespace = "::mlir::fuser::OpTrait";
+}
+
+// An explicit segment boundary: segmentation never fuses across it.
+def Fuser_SegmentBoundary : NativeOpTrait<"SegmentBoundary"> {
   let cppNamespace = "::mlir::fuser::OpTrait";
 }
 

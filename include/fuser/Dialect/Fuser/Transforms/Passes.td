@@ -130,6 +130,30 @@ def FinalizeLayouts : Pass<"fuser-finalize-layouts", "func::FuncOp"> {
   }];
 }
 
+def Segment : Pass<"fuser-segment", "ModuleOp"> {
+  let summary = "Partition functions into kernels, library calls, communications and views";
+  let description = [{
+    Contract. Reads: `laid-out` functions, the alias analysis, and how ops
+    classify (CommunicationOpInterface, the LibraryCall and SegmentBoundary
+    traits, ViewOpInterface, ShardingRuleOpInterface). Writes: a kernel
+    module `@kernels` with one function per fused kernel segment, and
+    `fuser.kernel` ops in place of the segments (`segmented` stage).
+
+    A communication is a segment of its own, as is a library call (matmul,
+    linear); views that need no copy stay views; a `fuser.segment_set`
+    separates segments. Every maximal run of the remaining ops (pointwise,
+    reductions, creation ops, views between them) in program order becomes
+    one kernel: fewer, larger kernels, and never a communication inside one.
+    A kernel function takes the per-rank buffers of its inputs and then of
+    its outputs (memrefs of the local shapes, strided as laid out) and
+    computes on local tensors (`bufferization.to_tensor`, the fuser ops with
+    local shapes, `bufferization.materialize_in_destination`).
+  }];
+  let dependentDialects = ["::mlir::fuser::FuserDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def VerifyStage : Pass<"fuser-verify-stage", "func::FuncOp"> {
   let summary = "Check that a function meets the contract of a stage";
   let description = [{
@@ -138,12 +162,14 @@ def VerifyStage : Pass<"fuser-verify-stage", "func::FuncOp"> {
     `decomposed`: also, no compute op reshards (every placement change is a
     fuser.comm op, each of which changes one mesh axis by construction);
     `laid-out`: also, every communication buffer is contiguous, with the
-    concatenated dim outermost where the communication has one.
+    concatenated dim outermost where the communication has one;
+    `segmented`: also, every fuser op is a kernel, a library call, a
+    communication, a view or a segment boundary.
   }];
   let options = [
     Option<"stage", "stage", "std::string", /*default=*/"\"decomposed\"",
-           "The stage whose contract to check: propagated, decomposed or "
-           "laid-out">
+           "The stage whose contract to check: propagated, decomposed, "
+           "laid-out or segmented">
   ];
 }
 

@@ -1,0 +1,72 @@
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-segment,func.func(fuser-verify-stage{stage=segmented}))' -mlir-print-local-scope | FileCheck %s
+
+// Tensor-parallel MLP: two library calls, one kernel between them, one
+// communication; the kernel computes on the per-rank pieces.
+// CHECK-LABEL: func.func @tp_mlp
+// CHECK: %[[H:.*]] = fuser.linear
+// CHECK: %[[A:.*]] = fuser.kernel @kernels::@tp_mlp_kernel_0(%[[H]]) : (tensor<8x256xf32, {{.*}}) -> tensor<8x256xf32, {{.*}}
+// CHECK: %[[Y:.*]] = fuser.linear %[[A]]
+// CHECK: fuser.comm.allreduce %[[Y]]
+// CHECK: module @kernels
+// CHECK: func.func @tp_mlp_kernel_0(%[[IN:.*]]: memref<8x128xf32>, %[[OUT:.*]]: memref<8x128xf32>)
+// CHECK-NEXT: %[[T:.*]] = bufferization.to_tensor %[[IN]] restrict
+// CHECK-NEXT: %[[G:.*]] = fuser.gelu %[[T]] approximation = tanh : tensor<8x128xf32> -> tensor<8x128xf32>
+// CHECK-NEXT: bufferization.materialize_in_destination %[[G]] in restrict writable %[[OUT]]
+// CHECK-NEXT: return
+#mesh = #fuser.mesh<[2]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#partial = #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>
+func.func @tp_mlp(%x: tensor<8x64xf32, #rep>, %w1: tensor<256x64xf32, #rows>, %w2: tensor<64x256xf32, #cols>) -> tensor<8x64xf32, #rep> {
+  %h = fuser.linear %x, %w1 : (tensor<8x64xf32, #rep>, tensor<256x64xf32, #rows>) -> tensor<8x256xf32, #cols>
+  %a = fuser.gelu %h approximation = tanh : tensor<8x256xf32, #cols> -> tensor<8x256xf32, #cols>
+  %p = fuser.linear %a, %w2 : (tensor<8x256xf32, #cols>, tensor<64x256xf32, #cols>) -> tensor<8x64xf32, #partial>
+  %y = fuser.comm.allreduce %p axis = 0 : tensor<8x64xf32, #partial> -> tensor<8x64xf32, #rep>
+  return %y : tensor<8x64xf32, #rep>
+}
+
+// -----
+
+// A run of compute ops with views inside is one kernel with every value the
+// rest of the function reads as an output; a communication ends the run.
+// Bookended views stay views.
+// CHECK-LABEL: func.func @runs
+// CHECK: %[[K:.*]]:2 = fuser.kernel @kernels::@runs_kernel_0(%arg0) : (tensor<8x4xf32, {{.*}}) -> (tensor<8x4xf32, {{.*}}, tensor<4x8xf32, {{.*}})
+// CHECK: %[[G:.*]] = fuser.comm.allgather %[[K]]#0
+// CHECK: %[[L:.*]] = fuser.kernel @kernels::@runs_kernel_1(%[[G]])
+// CHECK: %[[B:.*]] = fuser.segment_set %[[L]]
+// CHECK: %[[R:.*]] = fuser.reshape %[[B]]
+// CHECK: return %[[R]], %[[K]]#1
+// CHECK: module @kernels
+// CHECK: func.func @runs_kernel_0(%{{.*}}: memref<4x4xf32>, %{{.*}}: memref<4x4xf32>, %{{.*}}: memref<4x4xf32, strided<[1, 4]>>)
+// CHECK: fuser.exp
+// CHECK: fuser.permute
+// CHECK: fuser.neg
+// CHECK: func.func @runs_kernel_1(%{{.*}}: memref<8x4xf32>, %{{.*}}: memref<8x4xf32>)
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#cols = #fuser.sharding<#mesh, [[], [0]], order = [1, 0]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+func.func @runs(%x: tensor<8x4xf32, #rows>) -> (tensor<32xf32, #fuser.sharding<#mesh, [[]]>>, tensor<4x8xf32, #cols>) {
+  %0 = fuser.exp %x : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rows>
+  %1 = fuser.permute %0 perm = [1, 0] : tensor<8x4xf32, #rows> -> tensor<4x8xf32, #cols>
+  %2 = fuser.neg %1 : tensor<4x8xf32, #cols> -> tensor<4x8xf32, #cols>
+  %3 = fuser.comm.allgather %0 axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rep>
+  %4 = fuser.exp %3 : tensor<8x4xf32, #rep> -> tensor<8x4xf32, #rep>
+  %5 = fuser.segment_set %4 : tensor<8x4xf32, #rep> -> tensor<8x4xf32, #rep>
+  %6 = fuser.reshape %5 : tensor<8x4xf32, #rep> -> tensor<32xf32, #fuser.sharding<#mesh, [[]]>>
+  return %6, %2 : tensor<32xf32, #fuser.sharding<#mesh, [[]]>>, tensor<4x8xf32, #cols>
+}
+
+// -----
+
+// A transposed layout reaches the kernel as strides.
+// CHECK-LABEL: func.func @layouts
+// CHECK: func.func @layouts_kernel_0(%{{.*}}: memref<4x8xf32, strided<[1, 4]>>, %{{.*}}: memref<4x8xf32, strided<[1, 4]>>)
+#mesh = #fuser.mesh<[2]>
+#cm = #fuser.sharding<#mesh, [[0], []], order = [1, 0]>
+func.func @layouts(%x: tensor<8x8xf32, #cm>) -> tensor<8x8xf32, #cm> {
+  %0 = fuser.exp %x : tensor<8x8xf32, #cm> -> tensor<8x8xf32, #cm>
+  return %0 : tensor<8x8xf32, #cm>
+}
