@@ -3,7 +3,7 @@
 #define FUSER_INITALLPASSES_H
 
 namespace fuser {
-/// Registers our passes and pipelines and the generic upstream transforms
+/// Registers our passes, the fuser-to-hostir-pipeline and the generic upstream transforms
 /// (canonicalize, cse, symbol-dce, ...) for command-line use.
 void registerAllPasses();
 } // namespace fuser

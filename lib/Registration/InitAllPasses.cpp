@@ -2,11 +2,15 @@
 
 #include "fuser/InitAllPasses.h"
 
+#include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Pipelines/Pipelines.h"
 
 #include "mlir/Transforms/Passes.h"
 
 void fuser::registerAllPasses() {
   mlir::registerTransformsPasses();
   mlir::fuser::registerFuserTransformsPasses();
+  mlir::fuser::registerFuserConversionPasses();
+  fuser::registerFuserPipelines();
 }

@@ -122,7 +122,7 @@ func.func @f(%a: memref<4xf32>, %b: memref<8xf16>, %t: !hostir.team<2>) {
 // -----
 
 func.func @f(%a: memref<2x4xf32, strided<[8, 1]>>, %b: memref<16xf32>, %t: !hostir.team<2>) {
-  // expected-error @+1 {{'hostir.allgather' op input buffer 'memref<2x4xf32, strided<[8, 1]>>' is not contiguous; communication buffers must be contiguous row-major}}
+  // expected-error @+1 {{'hostir.allgather' op input buffer 'memref<2x4xf32, strided<[8, 1]>>' has gaps; communication buffers must be dense}}
   %w = hostir.allgather %a, %b on %t backend = nccl : memref<2x4xf32, strided<[8, 1]>>, memref<16xf32>, !hostir.team<2>
   return
 }

@@ -63,9 +63,9 @@ LogicalResult mlir::fuser::verifyDecomposedStage(func::FuncOp function) {
 LogicalResult mlir::fuser::verifyLaidOutStage(func::FuncOp function) {
   bool ok = true;
   function.walk([&](CommunicationOpInterface comm) {
-    std::optional<int64_t> outerDim = comm.getConcatenatedDim();
     for (auto [side, value] : {std::pair<StringRef, Value>{"operand", comm->getOperand(0)},
                                {"result", comm->getResult(0)}}) {
+      std::optional<int64_t> outerDim = comm.getBlockDim(side == "result");
       ShardingAttr sharding = getSharding(value);
       auto type = cast<RankedTensorType>(value.getType());
       Layout layout = Layout::of(sharding);

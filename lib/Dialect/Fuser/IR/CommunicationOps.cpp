@@ -297,15 +297,21 @@ LogicalResult CollectivePermuteOp::verify() {
 // Concatenated dims
 //===----------------------------------------------------------------------===//
 
-std::optional<int64_t> AllgatherOp::getConcatenatedDim() {
+std::optional<int64_t> AllgatherOp::getBlockDim(bool) {
   return getSharding(getInput()).getDimSplitBy(getAxis());
 }
-std::optional<int64_t> GatherOp::getConcatenatedDim() {
+std::optional<int64_t> GatherOp::getBlockDim(bool) {
   return getSharding(getInput()).getDimSplitBy(getAxis());
 }
-std::optional<int64_t> ScatterOp::getConcatenatedDim() {
+std::optional<int64_t> ScatterOp::getBlockDim(bool) {
   return getSharding(getResult()).getDimSplitBy(getAxis());
 }
-std::optional<int64_t> ReduceScatterOp::getConcatenatedDim() {
+std::optional<int64_t> ReduceScatterOp::getBlockDim(bool) {
   return getSharding(getResult()).getDimSplitBy(getAxis());
+}
+std::optional<int64_t> AllToAllOp::getBlockDim(bool resultSide) {
+  // Each rank sends the blocks of the dim that becomes split and receives
+  // blocks of the dim that was split.
+  Value other = resultSide ? getInput() : getResult();
+  return getSharding(other).getDimSplitBy(getAxis());
 }

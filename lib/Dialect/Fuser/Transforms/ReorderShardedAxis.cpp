@@ -22,11 +22,11 @@ static RankedTensorType withLayoutType(Type type, const Layout &layout) {
 /// Whether `value`, laid out as its sharding says, serves `comm`; if not,
 /// the layout it needs.
 static std::optional<Layout> neededLayout(CommunicationOpInterface comm,
-                                          Value value) {
+                                          Value value, bool resultSide) {
   ShardingAttr sharding = getSharding(value);
   auto type = cast<RankedTensorType>(value.getType());
   Layout current = Layout::of(sharding);
-  std::optional<int64_t> outerDim = comm.getConcatenatedDim();
+  std::optional<int64_t> outerDim = comm.getBlockDim(resultSide);
   if (servesCommunication(current, sharding.getLocalShape(type.getShape()),
                           outerDim))
     return std::nullopt;
@@ -52,7 +52,7 @@ private:
 void CommunicationLayouts::layOutOperand(CommunicationOpInterface comm) {
   OpOperand &operand = comm->getOpOperand(0);
   Value value = operand.get();
-  std::optional<Layout> needed = neededLayout(comm, value);
+  std::optional<Layout> needed = neededLayout(comm, value, /*resultSide=*/false);
   if (!needed) {
     decided.insert(value);
     return;
@@ -70,7 +70,7 @@ void CommunicationLayouts::layOutOperand(CommunicationOpInterface comm) {
 
 void CommunicationLayouts::layOutResult(CommunicationOpInterface comm) {
   Value result = comm->getResult(0);
-  std::optional<Layout> needed = neededLayout(comm, result);
+  std::optional<Layout> needed = neededLayout(comm, result, /*resultSide=*/true);
   bool free = isFree(result);
   decided.insert(result);
   if (!needed)

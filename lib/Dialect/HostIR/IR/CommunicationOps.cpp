@@ -18,7 +18,9 @@ enum class CountRule { Equal, OutputIsTeamTimesInput, InputIsTeamTimesOutput,
                        EqualAndDivisibleByTeam };
 } // namespace
 
-static bool isContiguousRowMajor(MemRefType type) {
+/// Dense: the elements fill one range of memory, in any dim order (which
+/// dim order a communication needs is the fuser-level layout contract).
+static bool isDense(MemRefType type) {
   if (type.getLayout().isIdentity())
     return true;
   SmallVector<int64_t> strides;
@@ -26,9 +28,18 @@ static bool isContiguousRowMajor(MemRefType type) {
   if (failed(type.getStridesAndOffset(strides, offset)) ||
       !type.hasStaticShape())
     return false;
+  SmallVector<int64_t> dims;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.getDimSize(dim) != 1)
+      dims.push_back(dim);
+  if (llvm::any_of(dims, [&](int64_t dim) {
+        return ShapedType::isDynamic(strides[dim]);
+      }))
+    return false;
+  llvm::sort(dims, [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
   int64_t expected = 1;
-  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
-    if (type.getDimSize(dim) != 1 && strides[dim] != expected)
+  for (int64_t dim : dims) {
+    if (strides[dim] != expected)
       return false;
     expected *= type.getDimSize(dim);
   }
@@ -46,10 +57,10 @@ static LogicalResult verifyCollective(Operation *op, MemRefType input,
            << output.getElementType();
   for (auto [name, type] : {std::pair<StringRef, MemRefType>{"input", input},
                             {"output", output}})
-    if (!isContiguousRowMajor(type))
+    if (!isDense(type))
       return op->emitOpError() << name << " buffer " << type
-                               << " is not contiguous; communication buffers "
-                                  "must be contiguous row-major";
+                               << " has gaps; communication buffers must be "
+                                  "dense";
   if (reduces && backend == Backend::CudaIpc)
     return op->emitOpError("backend cuda_ipc moves data but cannot reduce; "
                            "use nccl or mpi");

@@ -98,3 +98,17 @@ func.func @allreduce_layouts(%t: tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]
   %1 = fuser.comm.allreduce %s axis = 0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}, contiguity = [false, true]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
   return
 }
+
+// -----
+
+// all_to_all sends blocks of the dim that becomes split and receives blocks
+// of the dim that was split: each must be outermost on its side.
+// CHECK-LABEL: func.func @all_to_all_sides
+// CHECK: %[[T:.*]] = fuser.set %arg0 : {{.*}}{{\[}}[0], []]>> -> {{.*}}{{\[}}[0], []], order = [1, 0]>>
+// CHECK: fuser.comm.all_to_all %[[T]] axis = 0 : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [0]]>>
+#mesh = #fuser.mesh<[2]>
+func.func @all_to_all_sides(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) {
+  %0 = fuser.comm.all_to_all %x axis = 0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
+  %1 = fuser.exp %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
+  return
+}

@@ -25,7 +25,7 @@ class Fuser_CommOp<string mnemonic, string opSummary, dag extraArguments,
 def Fuser_AllgatherOp : Fuser_CommOp<"allgather",
     "every rank of a mesh-axis team receives all shards",
     (ins I64Attr:$axis), "`axis` `=` $axis",
-    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
     The operand is split along mesh axis `axis` on some dim; the result is
     the same sharding without that axis (same mesh).
@@ -56,7 +56,7 @@ def Fuser_AllreduceOp : Fuser_CommOp<"allreduce",
 def Fuser_ReduceScatterOp : Fuser_CommOp<"reduce_scatter",
     "resolve a partial value and split a dim along the same mesh axis",
     (ins I64Attr:$axis), "`axis` `=` $axis",
-    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
     The operand is partial over `axis`; the result is no longer partial over
     it and has one dim additionally split by `axis` (same mesh).
@@ -85,7 +85,7 @@ def Fuser_BroadcastCommOp : Fuser_CommOp<"broadcast",
 def Fuser_GatherOp : Fuser_CommOp<"gather",
     "collect the shards of a mesh axis onto one index of it",
     (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root",
-    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
     The operand is split along `axis`; the result lives on the slice of the
     operand's mesh at index `root` of `axis`, without that split.
@@ -95,7 +95,7 @@ def Fuser_GatherOp : Fuser_CommOp<"gather",
 def Fuser_ScatterOp : Fuser_CommOp<"scatter",
     "split a value held at one index of a mesh axis across the axis",
     (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root",
-    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getConcatenatedDim"]>]> {
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
     The operand lives on the slice of the result's mesh at index `root` of
     `axis`; the result is additionally split along `axis` on one dim.
@@ -115,7 +115,8 @@ def Fuser_SendRecvOp : Fuser_CommOp<"send_recv",
 
 def Fuser_AllToAllOp : Fuser_CommOp<"all_to_all",
     "move the split of a mesh axis from one dim to another",
-    (ins I64Attr:$axis), "`axis` `=` $axis"> {
+    (ins I64Attr:$axis), "`axis` `=` $axis",
+    [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
     The operand is split by `axis` on one dim, the result on another; all
     other placement is equal (same mesh).

@@ -73,12 +73,16 @@ def Fuser_CommunicationOpInterface : OpInterface<"CommunicationOpInterface"> {
   }];
   let methods = [
     InterfaceMethod<[{
-        The dim whose per-rank blocks the communication concatenates or
-        splits (allgather, gather, scatter, reduce_scatter). The libraries
-        see buffers as flat arrays, so this dim must be outermost in memory
-        on both sides. None for the others, which only need contiguity.
+        The dim of the operand's (`resultSide` false) or the result's buffer
+        whose per-rank blocks the communication concatenates or splits:
+        allgather and gather concatenate the operand's split dim, scatter
+        and reduce_scatter split the result's, all_to_all splits the
+        operand along the result's split dim and concatenates the result
+        along the operand's. The libraries see buffers as flat arrays, so
+        this dim must be outermost. None when the communication only needs
+        a contiguous buffer.
       }],
-      "std::optional<int64_t>", "getConcatenatedDim", (ins), "",
+      "std::optional<int64_t>", "getBlockDim", (ins "bool":$resultSide), "",
       [{ return std::nullopt; }]>,
   ];
 }

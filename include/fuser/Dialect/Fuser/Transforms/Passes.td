@@ -69,7 +69,8 @@ def ReorderShardedAxis : Pass<"fuser-reorder-sharded-axis", "func::FuncOp"> {
     order and contiguity) of communication operands and results, and
     transposing copies (`fuser.set` to another layout) where needed, so that
     every communication buffer is contiguous and, for allgather, gather,
-    scatter and reduce_scatter, has the concatenated dim outermost.
+    scatter, reduce_scatter and all_to_all, has the dim whose per-rank
+    blocks the communication moves outermost.
 
     A buffer whose layout is free (stated nowhere, not a function argument,
     not returned) gets the required layout; one whose layout is fixed and
@@ -118,7 +119,7 @@ def FinalizeLayouts : Pass<"fuser-finalize-layouts", "func::FuncOp"> {
   let description = [{
     Contract. Reads: a function after the layout passes. Writes: whether
     each stream-split value is allocated per chunk, and reports (as errors)
-    communication buffers that are not contiguous with their concatenated dim
+    communication buffers that are not contiguous with their block dim
     outermost and values whose local shape cannot be computed. Leaves a
     function that meets the `laid-out` contract.
 
@@ -162,7 +163,7 @@ def VerifyStage : Pass<"fuser-verify-stage", "func::FuncOp"> {
     `decomposed`: also, no compute op reshards (every placement change is a
     fuser.comm op, each of which changes one mesh axis by construction);
     `laid-out`: also, every communication buffer is contiguous, with the
-    concatenated dim outermost where the communication has one;
+    dim whose blocks the communication moves outermost where it has one;
     `segmented`: also, every fuser op is a kernel, a library call, a
     communication, a view or a segment boundary.
   }];

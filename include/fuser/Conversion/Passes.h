@@ -1,0 +1,23 @@
+//===- Passes.h - conversions between the project's dialects ----*- C++ -*-===//
+
+#ifndef FUSER_CONVERSION_PASSES_H
+#define FUSER_CONVERSION_PASSES_H
+
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::fuser {
+
+#define GEN_PASS_DECL
+#include "fuser/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "fuser/Conversion/Passes.h.inc"
+
+} // namespace mlir::fuser
+
+#endif // FUSER_CONVERSION_PASSES_H

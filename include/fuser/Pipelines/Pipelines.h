@@ -1,0 +1,36 @@
+//===- Pipelines.h - named pass pipelines -----------------------*- C++ -*-===//
+
+#ifndef FUSER_PIPELINES_PIPELINES_H
+#define FUSER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace fuser {
+
+struct FuserToHostIRPipelineOptions
+    : public mlir::PassPipelineOptions<FuserToHostIRPipelineOptions> {
+  Option<std::string> backend{*this, "backend",
+                              llvm::cl::desc("Communication library: nccl, "
+                                             "mpi or cuda_ipc"),
+                              llvm::cl::init("nccl")};
+  Option<std::string> reshardPlacement{
+      *this, "reshard-placement",
+      llvm::cl::desc("Where resharding moves data: auto, before or after"),
+      llvm::cl::init("auto")};
+};
+
+/// Annotated fuser functions to host programs: propagation, decomposition,
+/// layouts, segmentation and lowering, each stage's contract checked.
+void buildFuserToHostIRPipeline(mlir::OpPassManager &pm,
+                                const FuserToHostIRPipelineOptions &options);
+
+/// Registers `fuser-to-hostir-pipeline` for command-line use.
+void registerFuserPipelines();
+
+} // namespace fuser
+
+#endif // FUSER_PIPELINES_PIPELINES_H

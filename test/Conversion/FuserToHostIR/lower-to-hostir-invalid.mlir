@@ -1,0 +1,18 @@
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir)' -verify-diagnostics
+// RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=gloo})' 2>&1 | FileCheck %s --check-prefix=BACKEND
+// BACKEND: backend must be nccl, mpi or cuda_ipc, got 'gloo'
+
+#mesh = #fuser.mesh<[2]>
+func.func @not_segmented(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
+  // expected-error @+1 {{cannot lower this op to host IR: segment the function first (fuser-segment)}}
+  %0 = fuser.exp %x : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
+  return
+}
+
+// -----
+
+func.func @send_recv(%x: tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>>) {
+  // expected-error @+1 {{lowering of this communication to host IR is not implemented yet}}
+  %0 = fuser.comm.send_recv %x : tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2], devices = [2, 3]>, [[0]]>>
+  return
+}

@@ -1,0 +1,85 @@
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir)' -mlir-print-local-scope | FileCheck %s
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=mpi})' | FileCheck %s --check-prefix=MPI
+
+// The segmented tensor-parallel MLP as a host program over per-rank buffers.
+// CHECK-LABEL: func.func @tp_mlp(
+// CHECK-SAME: %[[X:.*]]: memref<8x64xf32>, %[[W1:.*]]: memref<128x64xf32>, %[[W2:.*]]: memref<64x128xf32>) -> memref<8x64xf32>
+// CHECK: %[[RANK:.*]] = hostir.rank : index
+// CHECK: %[[H:.*]] = hostir.allocate device : memref<8x128xf32>
+// CHECK: hostir.linear %[[X]], %[[W1]], %[[H]]
+// CHECK: %[[A:.*]] = hostir.allocate device : memref<8x128xf32>
+// CHECK: hostir.launch @kernels::@tp_mlp_kernel_0 blocks({{.*}}) threads({{.*}}) args(%[[H]], %[[A]] : memref<8x128xf32>, memref<8x128xf32>)
+// CHECK: %[[P:.*]] = hostir.allocate device : memref<8x64xf32>
+// CHECK: hostir.linear %[[A]], %[[W2]], %[[P]]
+// CHECK: %[[Y:.*]] = hostir.allocate device : memref<8x64xf32>
+// CHECK: %[[TEAM:.*]] = hostir.team %[[RANK]] mesh = #fuser.mesh<[2]> axes = [0] : !hostir.team<2>
+// CHECK: %[[WORK:.*]] = hostir.allreduce %[[P]], %[[Y]] on %[[TEAM]] backend = nccl kind = sum
+// CHECK: hostir.wait %[[WORK]]
+// CHECK: return %[[Y]]
+// MPI: hostir.allreduce {{.*}} backend = mpi
+#mesh = #fuser.mesh<[2]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#partial = #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>
+module {
+  func.func @tp_mlp(%x: tensor<8x64xf32, #rep>, %w1: tensor<256x64xf32, #rows>, %w2: tensor<64x256xf32, #cols>) -> tensor<8x64xf32, #rep> {
+    %h = fuser.linear %x, %w1 : (tensor<8x64xf32, #rep>, tensor<256x64xf32, #rows>) -> tensor<8x256xf32, #cols>
+    %a = fuser.kernel @kernels::@tp_mlp_kernel_0(%h) : (tensor<8x256xf32, #cols>) -> tensor<8x256xf32, #cols>
+    %p = fuser.linear %a, %w2 : (tensor<8x256xf32, #cols>, tensor<64x256xf32, #cols>) -> tensor<8x64xf32, #partial>
+    %y = fuser.comm.allreduce %p axis = 0 : tensor<8x64xf32, #partial> -> tensor<8x64xf32, #rep>
+    return %y : tensor<8x64xf32, #rep>
+  }
+  module @kernels {
+    func.func private @tp_mlp_kernel_0(memref<8x128xf32>, memref<8x128xf32>)
+  }
+}
+
+// -----
+
+// Every communication kind becomes its collective with the team of the
+// executing rank along the mesh axis, and a wait; all_slice moves no data.
+// CHECK-LABEL: func.func @kinds
+// CHECK: hostir.allgather %{{.*}}, %{{.*}} on %{{.*}} backend = nccl : memref<4x4xf32>, memref<8x4xf32>, !hostir.team<2>
+// CHECK: %[[IDX:.*]] = hostir.team_index
+// CHECK: hostir.alias_select %{{.*}}[%[[IDX]]] dim = 0 chunks = 2 : memref<8x4xf32> -> memref<4x4xf32, strided<[4, 1], offset: ?>>
+// CHECK: hostir.reduce_scatter {{.*}} kind = max : memref<8x4xf32>, memref<4x4xf32>, !hostir.team<2>
+// CHECK: hostir.all_to_all {{.*}} : memref<4x4xf32>, memref<8x2xf32, strided<[1, 8]>>, !hostir.team<2>
+// CHECK: hostir.gather {{.*}} root = 1 : memref<4x4xf32>, memref<8x4xf32>, !hostir.team<2>
+// CHECK: hostir.scatter {{.*}} root = 0 : memref<8x4xf32>, memref<4x4xf32>, !hostir.team<2>
+// CHECK: hostir.broadcast {{.*}} root = 0 : memref<8x4xf32>, memref<8x4xf32>, !hostir.team<2>
+// CHECK: hostir.reduce {{.*}} kind = max root = 1 : memref<8x4xf32>, memref<8x4xf32>, !hostir.team<2>
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#max = #fuser.sharding<#mesh, [[], []], partial = {0 : max}>
+#root0 = #fuser.sharding<#fuser.mesh<[1]>, [[], []]>
+#root1 = #fuser.sharding<#fuser.mesh<[1], devices = [1]>, [[], []]>
+func.func @kinds(%x: tensor<8x4xf32, #rows>, %m: tensor<8x4xf32, #max>, %r: tensor<8x4xf32, #root0>) {
+  %0 = fuser.comm.allgather %x axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rep>
+  %1 = fuser.comm.all_slice %0 axis = 0 : tensor<8x4xf32, #rep> -> tensor<8x4xf32, #rows>
+  %2 = fuser.comm.reduce_scatter %m axis = 0 : tensor<8x4xf32, #max> -> tensor<8x4xf32, #rows>
+  %3 = fuser.comm.all_to_all %x axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]], order = [1, 0]>>
+  %4 = fuser.comm.gather %x axis = 0 root = 1 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #root1>
+  %5 = fuser.comm.scatter %r axis = 0 root = 0 : tensor<8x4xf32, #root0> -> tensor<8x4xf32, #rows>
+  %6 = fuser.comm.broadcast %r axis = 0 root = 0 : tensor<8x4xf32, #root0> -> tensor<8x4xf32, #rep>
+  %7 = fuser.comm.reduce %m axis = 0 root = 1 : tensor<8x4xf32, #max> -> tensor<8x4xf32, #root1>
+  return
+}
+
+// -----
+
+// Views become buffer views; boundaries are the buffer itself.
+// CHECK-LABEL: func.func @views
+// CHECK-SAME: (%[[X:.*]]: memref<4x16xf32>) -> memref<4x4x4xf32, strided<[4, 16, 1]>>
+// CHECK: %[[R:.*]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [4, 4, 4], strides: [16, 4, 1]
+// CHECK: %[[T:.*]] = memref.transpose %[[R]] (d0, d1, d2) -> (d1, d0, d2)
+// CHECK: return %[[T]]
+#mesh = #fuser.mesh<[2]>
+func.func @views(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<4x8x4xf32, #fuser.sharding<#mesh, [[], [0], []], order = [1, 0, 2]>> {
+  %0 = fuser.segment_set %x : tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>
+  %1 = fuser.reshape %0 : tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4x4xf32, #fuser.sharding<#mesh, [[0], [], []]>>
+  %2 = fuser.permute %1 perm = [1, 0, 2] : tensor<8x4x4xf32, #fuser.sharding<#mesh, [[0], [], []]>> -> tensor<4x8x4xf32, #fuser.sharding<#mesh, [[], [0], []], order = [1, 0, 2]>>
+  return %2 : tensor<4x8x4xf32, #fuser.sharding<#mesh, [[], [0], []], order = [1, 0, 2]>>
+}
