@@ -4,6 +4,7 @@
 
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/HostIR/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -29,12 +30,16 @@ void ::fuser::buildFuserToHostIRPipeline(
   passes::LowerFuserToHostIROptions lower;
   lower.backend = options.backend;
   pm.addPass(passes::createLowerFuserToHostIR(lower));
+  if (options.cacheAllocations)
+    pm.addPass(mlir::hostir::createCacheAllocations());
+  pm.addNestedPass<func::FuncOp>(mlir::hostir::createPlaceDeallocations());
+  pm.addNestedPass<func::FuncOp>(mlir::hostir::createVerifyHostProgram());
 }
 
 void ::fuser::registerFuserPipelines() {
   PassPipelineRegistration<::fuser::FuserToHostIRPipelineOptions>(
       "fuser-to-hostir-pipeline",
       "Compile annotated fuser functions to host programs (propagate, "
-      "decompose, lay out, segment, lower)",
+      "decompose, lay out, segment, lower, cache and free buffers)",
       ::fuser::buildFuserToHostIRPipeline);
 }

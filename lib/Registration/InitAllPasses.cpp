@@ -4,6 +4,7 @@
 
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/HostIR/Transforms/Passes.h"
 #include "fuser/Pipelines/Pipelines.h"
 
 #include "mlir/Transforms/Passes.h"
@@ -12,5 +13,6 @@ void fuser::registerAllPasses() {
   mlir::registerTransformsPasses();
   mlir::fuser::registerFuserTransformsPasses();
   mlir::fuser::registerFuserConversionPasses();
+  mlir::hostir::registerHostIRTransformsPasses();
   fuser::registerFuserPipelines();
 }

@@ -1,6 +1,8 @@
 // Annotated programs through the whole named pipeline to host programs.
 // RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline -mlir-print-local-scope | FileCheck %s
 // RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='backend=mpi' | FileCheck %s --check-prefix=MPI
+// RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='cache-allocations=true' | FileCheck %s --check-prefix=CACHE
+// RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline | FileCheck %s --check-prefix=FREE
 
 // Tensor parallel: linear, kernel, linear, one allreduce, on local buffers.
 // CHECK-LABEL: func.func @tp_mlp(%{{.*}}: memref<8x64xf32>, %{{.*}}: memref<128x64xf32>, %{{.*}}: memref<64x128xf32>) -> memref<8x64xf32>
@@ -13,6 +15,17 @@
 // CHECK: module @kernels
 // CHECK: fuser.gelu {{.*}} : tensor<8x128xf32> -> tensor<8x128xf32>
 // MPI: hostir.allreduce {{.*}} backend = mpi
+// Every intermediate is freed; the returned buffer is the caller's.
+// FREE-LABEL: func.func @tp_mlp
+// FREE-COUNT-3: hostir.deallocate
+// FREE-NOT: hostir.deallocate
+// FREE: return
+// Intermediates persist across executions; the returned buffer does not.
+// CACHE-COUNT-3: hostir.cached_buffer
+// CACHE-LABEL: func.func @tp_mlp
+// CACHE-NOT: hostir.deallocate
+// CACHE: %[[OUT:.*]] = hostir.allocate device : memref<8x64xf32>
+// CACHE: return %[[OUT]]
 #mesh = #fuser.mesh<[2]>
 func.func @tp_mlp(%x: tensor<8x64xf32>,
                   %w1: tensor<256x64xf32, #fuser.sharding<#mesh, [[0], []]>>,

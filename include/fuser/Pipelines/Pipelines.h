@@ -21,10 +21,15 @@ struct FuserToHostIRPipelineOptions
       *this, "reshard-placement",
       llvm::cl::desc("Where resharding moves data: auto, before or after"),
       llvm::cl::init("auto")};
+  Option<bool> cacheAllocations{
+      *this, "cache-allocations",
+      llvm::cl::desc("Keep intermediate buffers alive across executions"),
+      llvm::cl::init(false)};
 };
 
 /// Annotated fuser functions to host programs: propagation, decomposition,
-/// layouts, segmentation and lowering, each stage's contract checked.
+/// layouts, segmentation, lowering, allocation caching (optional) and
+/// deallocation placement, each stage's contract checked.
 void buildFuserToHostIRPipeline(mlir::OpPassManager &pm,
                                 const FuserToHostIRPipelineOptions &options);
 

@@ -307,3 +307,28 @@ func.func @f(%h: !hostir.ipc_handles<memref<4xf32>>, %p: index) {
   %v = "hostir.ipc_peer_buffer"(%h, %p) : (!hostir.ipc_handles<memref<4xf32>>, index) -> memref<8xf32>
   return
 }
+
+// -----
+
+func.func @f(%w: !hostir.work) {
+  // expected-error @+1 {{'hostir.wait' op waits on a work handle that no communication of this program posted}}
+  hostir.wait %w
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'hostir.get_cached_buffer' op no hostir.cached_buffer named @missing}}
+  %b = hostir.get_cached_buffer @missing : memref<8xf32>
+  return
+}
+
+// -----
+
+hostir.cached_buffer @buffer device : memref<8xf32>
+func.func @f() {
+  // expected-error @+1 {{'hostir.get_cached_buffer' op result type 'memref<4xf32>' differs from the cached buffer's 'memref<8xf32>'}}
+  %b = hostir.get_cached_buffer @buffer : memref<4xf32>
+  return
+}

@@ -112,6 +112,16 @@ module {
     return
   }
 
+  // CHECK: hostir.cached_buffer @pool device : memref<8x4xf32>
+  hostir.cached_buffer @pool device : memref<8x4xf32>
+
+  // CHECK-LABEL: func.func @cached
+  func.func @cached() {
+    // CHECK: hostir.get_cached_buffer @pool : memref<8x4xf32>
+    %b = hostir.get_cached_buffer @pool : memref<8x4xf32>
+    return
+  }
+
   // CHECK-LABEL: func.func @buffers
   func.func @buffers(%n: index, %i: index) {
     // CHECK: %[[D:.*]] = hostir.allocate device : memref<8x4xf32>

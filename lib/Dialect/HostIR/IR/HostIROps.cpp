@@ -148,3 +148,24 @@ LogicalResult AliasSelectOp::verify() {
            << "]";
   return success();
 }
+
+LogicalResult WaitOp::verify() {
+  Operation *poster = getWork().getDefiningOp();
+  if (!poster)
+    return emitOpError("waits on a work handle that no communication of this "
+                       "program posted");
+  return success();
+}
+
+LogicalResult
+GetCachedBufferOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto buffer = symbolTable.lookupNearestSymbolFrom<CachedBufferOp>(
+      *this, getBufferAttr());
+  if (!buffer)
+    return emitOpError("no hostir.cached_buffer named ") << getBufferAttr();
+  if (buffer.getType() != getResult().getType())
+    return emitOpError("result type ")
+           << getResult().getType() << " differs from the cached buffer's "
+           << buffer.getType();
+  return success();
+}

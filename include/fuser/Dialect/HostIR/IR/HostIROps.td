@@ -213,10 +213,12 @@ def HostIR_WaitOp : HostIR_Op<"wait"> {
   let summary = "complete a posted communication";
   let description = [{
     With NCCL the current stream waits (the host does not block); with MPI
-    and CUDA IPC the host waits, bounded by the runtime's timeout.
+    and CUDA IPC the host waits, bounded by the runtime's timeout. The work
+    must come from a communication of the same program.
   }];
   let arguments = (ins HostIR_WorkType:$work);
   let assemblyFormat = "$work attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -291,6 +293,26 @@ def HostIR_AllocateOp : HostIR_Op<"allocate"> {
     (`(` $dynamicSizes^ `)`)? $memory (`zeroed` $zeroed^)? attr-dict `:` type($buffer)
   }];
   let hasVerifier = 1;
+}
+
+def HostIR_CachedBufferOp : HostIR_Op<"cached_buffer", [Symbol]> {
+  let summary = "a buffer that lives across executions of the program";
+  let description = [{
+    Declared at module level: the runtime allocates it on first use and
+    keeps it, so every execution of a program sees the same buffer (and, for
+    IPC-shared buffers, peers keep valid handles to it).
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttrOf<AnyMemRef>:$type,
+                       HostIR_MemoryKindAttr:$memory);
+  let assemblyFormat = "$sym_name $memory attr-dict `:` $type";
+}
+
+def HostIR_GetCachedBufferOp : HostIR_Op<"get_cached_buffer",
+    [Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the buffer of a hostir.cached_buffer";
+  let arguments = (ins FlatSymbolRefAttr:$buffer);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$buffer attr-dict `:` type($result)";
 }
 
 def HostIR_DeallocateOp : HostIR_Op<"deallocate"> {

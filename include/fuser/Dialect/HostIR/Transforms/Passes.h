@@ -1,0 +1,25 @@
+//===- Passes.h - hostir dialect passes -------------------------*- C++ -*-===//
+
+#ifndef FUSER_DIALECT_HOSTIR_TRANSFORMS_PASSES_H
+#define FUSER_DIALECT_HOSTIR_TRANSFORMS_PASSES_H
+
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::hostir {
+
+#define GEN_PASS_DECL
+#include "fuser/Dialect/HostIR/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "fuser/Dialect/HostIR/Transforms/Passes.h.inc"
+
+/// `buffer` and every view of it (alias_select, memref view ops), followed
+/// transitively.
+SmallVector<Value> getBufferAndViews(Value buffer);
+
+} // namespace mlir::hostir
+
+#endif // FUSER_DIALECT_HOSTIR_TRANSFORMS_PASSES_H

@@ -1,0 +1,41 @@
+//===- Passes.td - hostir dialect passes -------------------*- tablegen -*-===//
+
+#ifndef FUSER_DIALECT_HOSTIR_TRANSFORMS_PASSES_TD
+#define FUSER_DIALECT_HOSTIR_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PlaceDeallocations : Pass<"hostir-place-deallocations", "func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Contract. Reads: a host program. Writes: one `hostir.deallocate` per
+    `hostir.allocate` that does not escape, placed after the last op of the
+    allocation's block that uses the buffer or a view of it (alias_select,
+    memref views), which dominates every use. Returned buffers are the
+    caller's and are not freed. Deallocation is stream-ordered: the memory
+    is reused only by work issued after it.
+  }];
+}
+
+def CacheAllocations : Pass<"hostir-cache-allocations", "ModuleOp"> {
+  let summary = "Keep intermediate buffers alive across executions";
+  let description = [{
+    Contract. Reads: host programs. Writes: a module-level
+    `hostir.cached_buffer` for every static-shape, not zero-initialized
+    allocation that does not escape, in place of the allocation a
+    `hostir.get_cached_buffer`, and no deallocation of it. Executions of the
+    program then reuse the same buffers (no allocator traffic, and a buffer
+    shared through CUDA IPC keeps its handle valid for the peers).
+  }];
+}
+
+def VerifyHostProgram : Pass<"hostir-verify-program", "func::FuncOp"> {
+  let summary = "Check the `hostir` stage contract";
+  let description = [{
+    Reports every violation as an error: fuser ops left in a host program;
+    allocations neither freed, cached nor returned; uses of a buffer (or a
+    view of it) after it was freed; buffers freed twice.
+  }];
+}
+
+#endif // FUSER_DIALECT_HOSTIR_TRANSFORMS_PASSES_TD

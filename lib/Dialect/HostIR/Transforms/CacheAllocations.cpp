@@ -1,0 +1,61 @@
+//===- CacheAllocations.cpp - buffers that outlive one execution ----------===//
+
+#include "fuser/Dialect/HostIR/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::hostir {
+#define GEN_PASS_DEF_CACHEALLOCATIONS
+#include "fuser/Dialect/HostIR/Transforms/Passes.h.inc"
+} // namespace mlir::hostir
+
+using namespace mlir;
+using namespace mlir::hostir;
+
+static bool escapes(Value buffer) {
+  for (Value value : getBufferAndViews(buffer))
+    for (Operation *user : value.getUsers())
+      if (user->hasTrait<mlir::OpTrait::ReturnLike>())
+        return true;
+  return false;
+}
+
+namespace {
+struct CacheAllocationsPass
+    : public mlir::hostir::impl::CacheAllocationsBase<CacheAllocationsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (func::FuncOp function : module.getOps<func::FuncOp>()) {
+      SmallVector<AllocateOp> allocations;
+      function.walk([&](AllocateOp allocation) {
+        if (allocation.getBuffer().getType().hasStaticShape() &&
+            !allocation.getZeroed() && !escapes(allocation.getBuffer()))
+          allocations.push_back(allocation);
+      });
+      for (AllocateOp allocation : allocations) {
+        OpBuilder builder(module.getBodyRegion());
+        builder.setInsertionPoint(function);
+        auto cached = CachedBufferOp::create(
+            builder, allocation.getLoc(),
+            (function.getSymName() + "_buffer").str(),
+            allocation.getBuffer().getType(), allocation.getMemory());
+        // Unique the name (buffer, buffer_0, ...) in the module.
+        symbols.insert(cached);
+        builder.setInsertionPoint(allocation);
+        Value buffer = GetCachedBufferOp::create(
+            builder, allocation.getLoc(), allocation.getBuffer().getType(),
+            cached.getSymName());
+        for (Operation *user :
+             llvm::make_early_inc_range(allocation.getBuffer().getUsers()))
+          if (isa<DeallocateOp>(user))
+            user->erase();
+        allocation.getBuffer().replaceAllUsesWith(buffer);
+        allocation.erase();
+      }
+    }
+  }
+};
+} // namespace

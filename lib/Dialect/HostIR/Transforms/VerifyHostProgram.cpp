@@ -1,0 +1,63 @@
+//===- VerifyHostProgram.cpp - the hostir stage contract ------------------===//
+
+#include "fuser/Dialect/HostIR/Transforms/Passes.h"
+
+namespace mlir::hostir {
+#define GEN_PASS_DEF_VERIFYHOSTPROGRAM
+#include "fuser/Dialect/HostIR/Transforms/Passes.h.inc"
+} // namespace mlir::hostir
+
+using namespace mlir;
+using namespace mlir::hostir;
+
+namespace {
+struct VerifyHostProgramPass
+    : public mlir::hostir::impl::VerifyHostProgramBase<VerifyHostProgramPass> {
+  void runOnOperation() override {
+    bool ok = true;
+    auto fail = [&](Operation *op, const Twine &message) {
+      op->emitError(message + " (stage 'hostir')");
+      ok = false;
+    };
+    getOperation().walk([&](Operation *op) {
+      if (isa<mlir::fuser::FuserDialect>(op->getDialect()))
+        fail(op, "fuser op left in a host program");
+    });
+    getOperation().walk([&](AllocateOp allocation) {
+      SmallVector<Value> values = getBufferAndViews(allocation.getBuffer());
+      SmallVector<DeallocateOp> frees;
+      bool returned = false;
+      for (Value value : values)
+        for (Operation *user : value.getUsers()) {
+          if (auto free = dyn_cast<DeallocateOp>(user))
+            frees.push_back(free);
+          returned |= user->hasTrait<mlir::OpTrait::ReturnLike>();
+        }
+      if (frees.empty() && !returned)
+        fail(allocation, "buffer is never freed, cached or returned");
+      if (frees.empty())
+        return;
+      // Use lists are unordered: the first free in program order counts.
+      llvm::sort(frees, [](DeallocateOp a, DeallocateOp b) {
+        return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
+      });
+      for (DeallocateOp again : llvm::drop_begin(frees))
+        fail(again, "frees a buffer that is freed already");
+      // Uses after the free, in the free's block and the ops nested there.
+      Operation *free = frees.front();
+      for (Value value : values)
+        for (Operation *user : value.getUsers()) {
+          if (isa<DeallocateOp>(user))
+            continue;
+          Operation *ancestor = user;
+          while (ancestor && ancestor->getBlock() != free->getBlock())
+            ancestor = ancestor->getParentOp();
+          if (ancestor && ancestor != free && free->isBeforeInBlock(ancestor))
+            fail(user, "uses a buffer after it was freed");
+        }
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace

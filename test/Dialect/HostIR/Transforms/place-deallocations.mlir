@@ -1,0 +1,31 @@
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(hostir-place-deallocations,hostir-verify-program))' | FileCheck %s
+
+// Each buffer is freed after the last op that uses it or a view of it; a
+// use inside a loop counts as the loop; returned buffers are not freed.
+// CHECK-LABEL: func.func @lifetimes
+// CHECK: %[[A:.*]] = hostir.allocate device : memref<8x4xf32>
+// CHECK: %[[B:.*]] = hostir.allocate device : memref<8x4xf32>
+// CHECK: %[[C:.*]] = hostir.allocate device : memref<8x4xf32>
+// CHECK: hostir.copy %[[A]], %[[B]]
+// CHECK-NEXT: hostir.deallocate %[[A]]
+// CHECK: %[[V:.*]] = hostir.alias_select %[[B]]
+// CHECK: scf.for
+// CHECK: hostir.copy %[[V]]
+// CHECK: }
+// CHECK-NEXT: hostir.deallocate %[[B]]
+// CHECK-NOT: hostir.deallocate %[[C]]
+// CHECK: return %[[C]]
+func.func @lifetimes(%i: index, %n: index) -> memref<8x4xf32> {
+  %a = hostir.allocate device : memref<8x4xf32>
+  %b = hostir.allocate device : memref<8x4xf32>
+  %c = hostir.allocate device : memref<8x4xf32>
+  hostir.copy %a, %b : memref<8x4xf32>, memref<8x4xf32>
+  %v = hostir.alias_select %b[%i] dim = 0 chunks = 2 : memref<8x4xf32> -> memref<4x4xf32, strided<[4, 1], offset: ?>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %n step %c1 {
+    %w = hostir.alias_select %c[%j] dim = 0 chunks = 2 : memref<8x4xf32> -> memref<4x4xf32, strided<[4, 1], offset: ?>>
+    hostir.copy %v, %w : memref<4x4xf32, strided<[4, 1], offset: ?>>, memref<4x4xf32, strided<[4, 1], offset: ?>>
+  }
+  return %c : memref<8x4xf32>
+}

@@ -1,0 +1,46 @@
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(hostir-verify-program))' -verify-diagnostics
+
+func.func @leak() {
+  // expected-error @+1 {{buffer is never freed, cached or returned (stage 'hostir')}}
+  %a = hostir.allocate device : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @use_after_free(%x: memref<8xf32>) {
+  %a = hostir.allocate device : memref<8xf32>
+  hostir.deallocate %a : memref<8xf32>
+  // expected-error @+1 {{uses a buffer after it was freed (stage 'hostir')}}
+  hostir.copy %x, %a : memref<8xf32>, memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @view_after_free(%x: memref<4xf32>, %i: index) {
+  %a = hostir.allocate device : memref<8xf32>
+  %v = hostir.alias_select %a[%i] dim = 0 chunks = 2 : memref<8xf32> -> memref<4xf32, strided<[1], offset: ?>>
+  hostir.deallocate %a : memref<8xf32>
+  // expected-error @+1 {{uses a buffer after it was freed (stage 'hostir')}}
+  hostir.copy %x, %v : memref<4xf32>, memref<4xf32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @double_free() {
+  %a = hostir.allocate device : memref<8xf32>
+  hostir.deallocate %a : memref<8xf32>
+  // expected-error @+1 {{frees a buffer that is freed already (stage 'hostir')}}
+  hostir.deallocate %a : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @fuser_left(%x: tensor<8xf32>) {
+  // expected-error @+1 {{fuser op left in a host program (stage 'hostir')}}
+  %0 = fuser.exp %x : tensor<8xf32> -> tensor<8xf32>
+  return
+}
