@@ -144,6 +144,10 @@ LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
     if (isa<RankedTensorType>(operand.getType()) && !getSharding(operand))
       return op->emitError("operand #")
              << index << " has no sharding; run fuser-propagate-shardings first";
+  for (auto [index, result] : llvm::enumerate(op->getResults()))
+    if (isa<RankedTensorType>(result.getType()) && !getSharding(result))
+      return op->emitError("result #")
+             << index << " has no sharding; run fuser-propagate-shardings first";
   std::string why;
   FailureOr<SmallVector<ShardingAttr>> required =
       getRequiredOperandShardings(op, why);

@@ -40,3 +40,12 @@ func.func @results_on_two_meshes(%x: tensor<8x4xf32, #fuser.sharding<#fuser.mesh
   %0:2 = fuser.var_mean %x dims = [1] : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[]]>>, tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, [[]]>>
   return
 }
+
+// -----
+
+#mesh = #fuser.mesh<[2]>
+func.func @result_not_propagated(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) -> tensor<8xf32> {
+  // expected-error @+1 {{result #0 has no sharding; run fuser-propagate-shardings first}}
+  %0 = fuser.exp %x : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
