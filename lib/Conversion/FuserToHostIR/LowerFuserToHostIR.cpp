@@ -25,6 +25,9 @@ public:
 private:
   LogicalResult lower(Operation *op);
   LogicalResult lowerCommunication(Operation *op);
+  template <typename HostOp, typename... Attributes>
+  LogicalResult post(Operation *op, MeshAttr mesh, int64_t axis,
+                     Attributes... attributes);
   LogicalResult lowerView(Operation *op);
 
   Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
@@ -60,80 +63,60 @@ Value HostLowering::team(Location loc, MeshAttr mesh, int64_t axis) {
                                 ArrayRef<int64_t>{axis});
 }
 
+/// Posts `HostOp` from the operand's buffer into a fresh output buffer on
+/// the rank's team along `axis`, waits for it, and maps the result.
+template <typename HostOp, typename... Attributes>
+LogicalResult HostLowering::post(Operation *op, MeshAttr mesh, int64_t axis,
+                                 Attributes... attributes) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  Value output = allocate(loc, result);
+  Value work = HostOp::create(builder, loc,
+                              hostir::WorkType::get(builder.getContext()),
+                              bufferOf(op->getOperand(0)), output,
+                              team(loc, mesh, axis), backend, attributes...);
+  hostir::WaitOp::create(builder, loc, work);
+  buffers.map(result, output);
+  return success();
+}
+
 LogicalResult HostLowering::lowerCommunication(Operation *op) {
   Location loc = op->getLoc();
   Value input = bufferOf(op->getOperand(0));
   Value result = op->getResult(0);
-  MeshAttr mesh = getSharding(op->getOperand(0)).getMesh();
-  if (isa<BroadcastCommOp, ScatterOp>(op))
-    mesh = getSharding(result).getMesh();
-  auto workType = hostir::WorkType::get(builder.getContext());
-  auto post = [&](auto make) -> LogicalResult {
-    Value output = allocate(loc, result);
-    Value work = make(output);
-    hostir::WaitOp::create(builder, loc, work);
-    buffers.map(result, output);
-    return success();
-  };
+  ShardingAttr source = getSharding(op->getOperand(0));
+  // Broadcast and scatter start on a slice: their team is on the full mesh.
+  MeshAttr mesh = isa<BroadcastCommOp, ScatterOp>(op)
+                      ? getSharding(result).getMesh()
+                      : source.getMesh();
+  ReductionKind kind = source.getPartialKind();
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllgatherOp comm) {
-        return post([&](Value out) {
-          return hostir::AllgatherOp::create(builder, loc, workType, input, out,
-                                             team(loc, mesh, comm.getAxis()),
-                                             backend);
-        });
+        return post<hostir::AllgatherOp>(op, mesh, comm.getAxis());
       })
       .Case([&](AllreduceOp comm) {
-        return post([&](Value out) {
-          return hostir::AllreduceOp::create(
-              builder, loc, workType, input, out,
-              team(loc, mesh, comm.getAxis()), backend,
-              getSharding(comm.getInput()).getPartialKind());
-        });
+        return post<hostir::AllreduceOp>(op, mesh, comm.getAxis(), kind);
       })
       .Case([&](ReduceScatterOp comm) {
-        return post([&](Value out) {
-          return hostir::ReduceScatterOp::create(
-              builder, loc, workType, input, out,
-              team(loc, mesh, comm.getAxis()), backend,
-              getSharding(comm.getInput()).getPartialKind());
-        });
+        return post<hostir::ReduceScatterOp>(op, mesh, comm.getAxis(), kind);
       })
       .Case([&](ReduceOp comm) {
-        return post([&](Value out) {
-          return hostir::ReduceOp::create(
-              builder, loc, workType, input, out,
-              team(loc, mesh, comm.getAxis()), backend,
-              getSharding(comm.getInput()).getPartialKind(), comm.getRoot());
-        });
+        return post<hostir::ReduceOp>(op, mesh, comm.getAxis(), kind,
+                                      comm.getRoot());
       })
       .Case([&](BroadcastCommOp comm) {
-        return post([&](Value out) {
-          return hostir::BroadcastOp::create(builder, loc, workType, input, out,
-                                             team(loc, mesh, comm.getAxis()),
-                                             backend, comm.getRoot());
-        });
+        return post<hostir::BroadcastOp>(op, mesh, comm.getAxis(),
+                                         comm.getRoot());
       })
       .Case([&](GatherOp comm) {
-        return post([&](Value out) {
-          return hostir::GatherOp::create(builder, loc, workType, input, out,
-                                          team(loc, mesh, comm.getAxis()),
-                                          backend, comm.getRoot());
-        });
+        return post<hostir::GatherOp>(op, mesh, comm.getAxis(), comm.getRoot());
       })
       .Case([&](ScatterOp comm) {
-        return post([&](Value out) {
-          return hostir::ScatterOp::create(builder, loc, workType, input, out,
-                                           team(loc, mesh, comm.getAxis()),
-                                           backend, comm.getRoot());
-        });
+        return post<hostir::ScatterOp>(op, mesh, comm.getAxis(),
+                                       comm.getRoot());
       })
       .Case([&](AllToAllOp comm) {
-        return post([&](Value out) {
-          return hostir::AllToAllOp::create(builder, loc, workType, input, out,
-                                            team(loc, mesh, comm.getAxis()),
-                                            backend);
-        });
+        return post<hostir::AllToAllOp>(op, mesh, comm.getAxis());
       })
       .Case([&](AllSliceOp comm) -> LogicalResult {
         // No data moves: each rank keeps the block its team index selects.
