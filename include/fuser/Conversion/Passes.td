@@ -19,13 +19,20 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     an `hostir.alias_select` of the rank's block; views become buffer views.
     The kernel module stays as it is.
 
-    Not yet: stream pipelining, stream assignment, deallocation placement,
-    the allocation cache, send_recv between meshes, programs on several
-    meshes, and views other than permutes and row-major reshapes.
+    Consecutive library calls and allreduces stream-split into the same
+    chunks are pipelined: a loop makes every pool stream wait for the
+    current one, the work loop runs chunk i (alias_select views) on pool
+    stream i, and the current stream joins them after
+    (docs/stream-pipelining.md).
+
+    Not yet: pipelining communications that move blocks of a dim
+    (AG+GEMM, GEMM+RS) and the p2p ring, send_recv between meshes, programs
+    on several meshes, and views other than permutes and row-major reshapes.
   }];
   let dependentDialects = ["::mlir::hostir::HostIRDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect"];
   let options = [
     Option<"backend", "backend", "std::string", /*default=*/"\"nccl\"",

@@ -3,6 +3,8 @@
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -24,10 +26,21 @@ public:
 
 private:
   LogicalResult lower(Operation *op);
+  /// Gives the buffer (or the chunk of it) an op reads or writes.
+  using BufferFor = function_ref<Value(Value)>;
+
   LogicalResult lowerCommunication(Operation *op);
+  Value chunkOf(Location loc, Value buffer, Value index, int64_t dim,
+                int64_t chunks);
+  std::optional<int64_t> getPipelineChunks(Operation *op);
+  LogicalResult lowerPipeline(ArrayRef<Operation *> group, int64_t chunks);
+  /// Values a pipeline reads or writes chunk by chunk.
+  DenseSet<Value> chunked;
+  LogicalResult emitCommunication(Operation *op, BufferFor bufferFor);
+  LogicalResult emitLibraryCall(Operation *op, BufferFor bufferFor);
   template <typename HostOp, typename... Attributes>
-  LogicalResult post(Operation *op, MeshAttr mesh, int64_t axis,
-                     Attributes... attributes);
+  LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
+                     int64_t axis, Attributes... attributes);
   LogicalResult lowerView(Operation *op);
 
   Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
@@ -48,14 +61,16 @@ private:
   hostir::Backend backend;
   OpBuilder builder;
   IRMapping buffers;
+  Block *entry = nullptr;
   Value rank;
 };
 } // namespace
 
 Value HostLowering::team(Location loc, MeshAttr mesh, int64_t axis) {
+  // The rank is the program's: computed once at its entry.
   if (!rank) {
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(builder.getInsertionBlock());
+    builder.setInsertionPointToStart(entry);
     rank = hostir::RankOp::create(builder, loc, builder.getIndexType());
   }
   auto type = hostir::TeamType::get(builder.getContext(), mesh.getAxisSize(axis));
@@ -63,89 +78,241 @@ Value HostLowering::team(Location loc, MeshAttr mesh, int64_t axis) {
                                 ArrayRef<int64_t>{axis});
 }
 
-/// Posts `HostOp` from the operand's buffer into a fresh output buffer on
-/// the rank's team along `axis`, waits for it, and maps the result.
+/// Posts `HostOp` from `input` into `output` on the rank's team along
+/// `axis` and waits for it.
 template <typename HostOp, typename... Attributes>
-LogicalResult HostLowering::post(Operation *op, MeshAttr mesh, int64_t axis,
+LogicalResult HostLowering::post(Operation *op, Value input, Value output,
+                                 MeshAttr mesh, int64_t axis,
                                  Attributes... attributes) {
   Location loc = op->getLoc();
-  Value result = op->getResult(0);
-  Value output = allocate(loc, result);
   Value work = HostOp::create(builder, loc,
                               hostir::WorkType::get(builder.getContext()),
-                              bufferOf(op->getOperand(0)), output,
-                              team(loc, mesh, axis), backend, attributes...);
+                              input, output, team(loc, mesh, axis), backend,
+                              attributes...);
   hostir::WaitOp::create(builder, loc, work);
-  buffers.map(result, output);
   return success();
 }
 
-LogicalResult HostLowering::lowerCommunication(Operation *op) {
-  Location loc = op->getLoc();
-  Value input = bufferOf(op->getOperand(0));
-  Value result = op->getResult(0);
+LogicalResult HostLowering::emitCommunication(Operation *op,
+                                              BufferFor bufferFor) {
+  Value input = bufferFor(op->getOperand(0));
+  Value output = bufferFor(op->getResult(0));
   ShardingAttr source = getSharding(op->getOperand(0));
   // Broadcast and scatter start on a slice: their team is on the full mesh.
   MeshAttr mesh = isa<BroadcastCommOp, ScatterOp>(op)
-                      ? getSharding(result).getMesh()
+                      ? getSharding(op->getResult(0)).getMesh()
                       : source.getMesh();
   ReductionKind kind = source.getPartialKind();
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllgatherOp comm) {
-        return post<hostir::AllgatherOp>(op, mesh, comm.getAxis());
+        return post<hostir::AllgatherOp>(op, input, output, mesh,
+                                         comm.getAxis());
       })
       .Case([&](AllreduceOp comm) {
-        return post<hostir::AllreduceOp>(op, mesh, comm.getAxis(), kind);
+        return post<hostir::AllreduceOp>(op, input, output, mesh,
+                                         comm.getAxis(), kind);
       })
       .Case([&](ReduceScatterOp comm) {
-        return post<hostir::ReduceScatterOp>(op, mesh, comm.getAxis(), kind);
+        return post<hostir::ReduceScatterOp>(op, input, output, mesh,
+                                             comm.getAxis(), kind);
       })
       .Case([&](ReduceOp comm) {
-        return post<hostir::ReduceOp>(op, mesh, comm.getAxis(), kind,
-                                      comm.getRoot());
+        return post<hostir::ReduceOp>(op, input, output, mesh, comm.getAxis(),
+                                      kind, comm.getRoot());
       })
       .Case([&](BroadcastCommOp comm) {
-        return post<hostir::BroadcastOp>(op, mesh, comm.getAxis(),
-                                         comm.getRoot());
+        return post<hostir::BroadcastOp>(op, input, output, mesh,
+                                         comm.getAxis(), comm.getRoot());
       })
       .Case([&](GatherOp comm) {
-        return post<hostir::GatherOp>(op, mesh, comm.getAxis(), comm.getRoot());
+        return post<hostir::GatherOp>(op, input, output, mesh, comm.getAxis(),
+                                      comm.getRoot());
       })
       .Case([&](ScatterOp comm) {
-        return post<hostir::ScatterOp>(op, mesh, comm.getAxis(),
+        return post<hostir::ScatterOp>(op, input, output, mesh, comm.getAxis(),
                                        comm.getRoot());
       })
       .Case([&](AllToAllOp comm) {
-        return post<hostir::AllToAllOp>(op, mesh, comm.getAxis());
-      })
-      .Case([&](AllSliceOp comm) -> LogicalResult {
-        // No data moves: each rank keeps the block its team index selects.
-        int64_t axis = comm.getAxis();
-        int64_t dim = *getSharding(result).getDimSplitBy(axis);
-        Value teamValue = team(loc, mesh, axis);
-        Value position = hostir::TeamIndexOp::create(
-            builder, loc, builder.getIndexType(), teamValue);
-        MemRefType source = cast<MemRefType>(input.getType());
-        SmallVector<int64_t> chunkShape(source.getShape());
-        chunkShape[dim] /= mesh.getAxisSize(axis);
-        SmallVector<int64_t> strides;
-        int64_t offset;
-        if (failed(source.getStridesAndOffset(strides, offset)))
-          return comm.emitError("cannot slice a buffer without strides");
-        auto view = MemRefType::get(
-            chunkShape, source.getElementType(),
-            StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
-                                   strides));
-        buffers.map(result, hostir::AliasSelectOp::create(
-                                builder, loc, view, input, position,
-                                static_cast<uint64_t>(dim),
-                                static_cast<uint64_t>(mesh.getAxisSize(axis))));
-        return success();
+        return post<hostir::AllToAllOp>(op, input, output, mesh,
+                                        comm.getAxis());
       })
       .Default([&](Operation *other) {
         return other->emitError("lowering of this communication to host IR is "
                                 "not implemented yet");
       });
+}
+
+LogicalResult HostLowering::emitLibraryCall(Operation *op,
+                                            BufferFor bufferFor) {
+  Location loc = op->getLoc();
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    hostir::MatmulOp::create(builder, loc, bufferFor(matmul.getLhs()),
+                             bufferFor(matmul.getRhs()),
+                             bufferFor(matmul.getResult()));
+    return success();
+  }
+  if (auto linear = dyn_cast<LinearOp>(op)) {
+    Value bias = linear.getBias() ? bufferFor(linear.getBias()) : Value();
+    hostir::LinearOp::create(builder, loc, bufferFor(linear.getInput()),
+                             bufferFor(linear.getWeight()), bias,
+                             bufferFor(linear.getResult()));
+    return success();
+  }
+  return op->emitError("no host library call for this op");
+}
+
+/// A view of chunk `index` of `buffer` split along `dim` into `chunks`.
+Value HostLowering::chunkOf(Location loc, Value buffer, Value index,
+                            int64_t dim, int64_t chunks) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= chunks;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  // Local buffers always have strides: identity or strided layouts.
+  (void)type.getStridesAndOffset(strides, offset);
+  auto view = MemRefType::get(
+      shape, type.getElementType(),
+      StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
+                             strides));
+  return hostir::AliasSelectOp::create(builder, loc, view, buffer, index,
+                                       static_cast<uint64_t>(dim),
+                                       static_cast<uint64_t>(chunks));
+}
+
+/// Communications that move data are posted into a fresh output; all_slice
+/// moves none: each rank views the block its team index selects.
+LogicalResult HostLowering::lowerCommunication(Operation *op) {
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  auto slice = dyn_cast<AllSliceOp>(op);
+  if (!slice) {
+    buffers.map(result, allocate(loc, result));
+    return emitCommunication(op, [&](Value v) { return bufferOf(v); });
+  }
+  MeshAttr mesh = getSharding(slice.getInput()).getMesh();
+  int64_t axis = slice.getAxis();
+  Value position = hostir::TeamIndexOp::create(
+      builder, loc, builder.getIndexType(), team(loc, mesh, axis));
+  buffers.map(result,
+              chunkOf(loc, bufferOf(slice.getInput()), position,
+                      *getSharding(result).getDimSplitBy(axis),
+                      mesh.getAxisSize(axis)));
+  return success();
+}
+
+/// The number of stream chunks `op` can be run in, one chunk per pipeline
+/// step, if any: its result is stream-split, and every operand holding the
+/// same data is split into the same chunks (a library call's other operands
+/// are read whole). A communication qualifies when the chunks are dense
+/// pieces of its buffers (the stream dim outermost) and it moves blocks of
+/// another dim. Records the values to chunk.
+std::optional<int64_t> HostLowering::getPipelineChunks(Operation *op) {
+  bool library = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>();
+  if (!library && !isa<AllgatherOp, AllreduceOp, ReduceScatterOp, AllToAllOp>(op))
+    return std::nullopt;
+  Value result = op->getResult(0);
+  ShardingAttr sharding = getSharding(result);
+  if (!sharding || !sharding.getStreamDim())
+    return std::nullopt;
+  int64_t dim = *sharding.getStreamDim(), chunks = sharding.getStreamChunks();
+  SmallVector<Value> split{result};
+  if (library) {
+    ShardingRule rule = cast<ShardingRuleOpInterface>(op).getShardingRule();
+    if (rule.results.front()[dim].empty())
+      return std::nullopt;
+    int64_t factor = rule.results.front()[dim].front();
+    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+      const DimFactors &dims = rule.operands[index];
+      auto it = llvm::find_if(dims, [&](const SmallVector<int64_t, 2> &f) {
+        return llvm::is_contained(f, factor);
+      });
+      if (it == dims.end())
+        continue;
+      ShardingAttr other = getSharding(operand);
+      int64_t operandDim = it - dims.begin();
+      if (it->front() != factor || !other ||
+          other.getStreamDim() != operandDim ||
+          other.getStreamChunks() != chunks)
+        return std::nullopt;
+      split.push_back(operand);
+    }
+  } else {
+    auto comm = cast<CommunicationOpInterface>(op);
+    Value operand = op->getOperand(0);
+    ShardingAttr source = getSharding(operand);
+    if (source.getStreamDim() != dim || source.getStreamChunks() != chunks)
+      return std::nullopt;
+    for (auto [value, resultSide] : {std::pair<Value, bool>{operand, false},
+                                     {result, true}}) {
+      ShardingAttr side = getSharding(value);
+      auto type = cast<RankedTensorType>(value.getType());
+      if (comm.getBlockDim(resultSide) == dim ||
+          !servesCommunication(Layout::of(side),
+                               side.getLocalShape(type.getShape()), dim))
+        return std::nullopt;
+    }
+    split.push_back(operand);
+  }
+  chunked.insert(split.begin(), split.end());
+  return chunks;
+}
+
+/// Runs `group` chunk by chunk, chunk i on pool stream i: every stream
+/// first waits for the current stream in a loop of its own (waiting inside
+/// the work loop would serialize the steps), then the work loop, then the
+/// current stream joins all of them.
+LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
+                                          int64_t chunks) {
+  Location loc = group.front()->getLoc();
+  for (Operation *op : group)
+    buffers.map(op->getResult(0), allocate(loc, op->getResult(0)));
+  auto streamType = hostir::StreamType::get(builder.getContext());
+  Value main = hostir::GetCurrentStreamOp::create(builder, loc, streamType);
+  auto loop = [&](function_ref<LogicalResult(Value)> body) -> LogicalResult {
+    auto forOp = scf::ForOp::create(builder, loc, index(loc, 0),
+                                    index(loc, chunks), index(loc, 1));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(forOp.getBody()->getTerminator());
+    return body(forOp.getInductionVar());
+  };
+  auto stream = [&](Value step) {
+    return hostir::StreamFromPoolOp::create(builder, loc, streamType, step);
+  };
+  (void)loop([&](Value step) {
+    hostir::SetCurrentStreamOp::create(builder, loc, stream(step));
+    hostir::SynchronizeStreamOp::create(builder, loc, main);
+    return success();
+  });
+  LogicalResult work = loop([&](Value step) -> LogicalResult {
+    hostir::SetCurrentStreamOp::create(builder, loc, stream(step));
+    DenseMap<Value, Value> chunkOfValue;
+    auto bufferFor = [&](Value value) -> Value {
+      if (!chunked.contains(value))
+        return bufferOf(value);
+      Value &view = chunkOfValue[value];
+      if (!view)
+        view = chunkOf(loc, bufferOf(value), step,
+                       *getSharding(value).getStreamDim(), chunks);
+      return view;
+    };
+    for (Operation *op : group) {
+      LogicalResult emitted =
+          op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()
+              ? emitLibraryCall(op, bufferFor)
+              : emitCommunication(op, bufferFor);
+      if (failed(emitted))
+        return failure();
+    }
+    return success();
+  });
+  if (failed(work))
+    return failure();
+  hostir::SetCurrentStreamOp::create(builder, loc, main);
+  return loop([&](Value step) {
+    hostir::SynchronizeStreamOp::create(builder, loc, stream(step));
+    return success();
+  });
 }
 
 LogicalResult HostLowering::lowerView(Operation *op) {
@@ -208,20 +375,9 @@ LogicalResult HostLowering::lower(Operation *op) {
         one, index(loc, threadsPerBlock), one, one, arguments, Value());
     return success();
   }
-  if (auto matmul = dyn_cast<MatmulOp>(op)) {
-    Value out = allocate(loc, matmul.getResult());
-    hostir::MatmulOp::create(builder, loc, bufferOf(matmul.getLhs()),
-                             bufferOf(matmul.getRhs()), out);
-    buffers.map(matmul.getResult(), out);
-    return success();
-  }
-  if (auto linear = dyn_cast<LinearOp>(op)) {
-    Value out = allocate(loc, linear.getResult());
-    Value bias = linear.getBias() ? bufferOf(linear.getBias()) : Value();
-    hostir::LinearOp::create(builder, loc, bufferOf(linear.getInput()),
-                             bufferOf(linear.getWeight()), bias, out);
-    buffers.map(linear.getResult(), out);
-    return success();
+  if (op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()) {
+    buffers.map(op->getResult(0), allocate(loc, op->getResult(0)));
+    return emitLibraryCall(op, [&](Value v) { return bufferOf(v); });
   }
   if (isa<CommunicationOpInterface>(op))
     return lowerCommunication(op);
@@ -250,16 +406,37 @@ LogicalResult HostLowering::run() {
       builder, function.getLoc(), (function.getSymName() + ".host").str(),
       builder.getFunctionType(localTypes(function.getArgumentTypes()),
                               localTypes(function.getResultTypes())));
-  Block *entry = host.addEntryBlock();
+  entry = host.addEntryBlock();
   for (auto [tensor, buffer] :
        llvm::zip(function.getArguments(), entry->getArguments()))
     buffers.map(tensor, buffer);
   builder.setInsertionPointToStart(entry);
-  for (Operation &op : function.getBody().front())
-    if (failed(lower(&op))) {
+  // Consecutive ops that run in the same number of stream chunks form one
+  // pipeline.
+  SmallVector<Operation *> group;
+  int64_t groupChunks = 0;
+  auto flush = [&]() -> LogicalResult {
+    LogicalResult result =
+        group.empty() ? success() : lowerPipeline(group, groupChunks);
+    group.clear();
+    return result;
+  };
+  for (Operation &op : function.getBody().front()) {
+    std::optional<int64_t> chunks = getPipelineChunks(&op);
+    if (chunks && !group.empty() && *chunks != groupChunks && failed(flush())) {
       host.erase();
       return failure();
     }
+    if (chunks) {
+      group.push_back(&op);
+      groupChunks = *chunks;
+      continue;
+    }
+    if (failed(flush()) || failed(lower(&op))) {
+      host.erase();
+      return failure();
+    }
+  }
   StringAttr name = function.getSymNameAttr();
   function.erase();
   host.setSymNameAttr(name);

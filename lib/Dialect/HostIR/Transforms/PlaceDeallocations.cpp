@@ -19,6 +19,24 @@ static Operation *ancestorIn(Block *block, Operation *op) {
   return op;
 }
 
+/// Whether `op` only makes streams wait for one another (setting the current
+/// stream, synchronizing, or a loop of that, with its constant bounds): the
+/// join of a pipeline.
+static bool isStreamJoin(Operation *op) {
+  if (isa<SetCurrentStreamOp, SynchronizeStreamOp>(op) ||
+      op->hasTrait<mlir::OpTrait::ConstantLike>())
+    return true;
+  if (op->getNumRegions() == 0)
+    return false;
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (nested == op || nested->hasTrait<mlir::OpTrait::IsTerminator>() ||
+        isa<StreamFromPoolOp, SetCurrentStreamOp, SynchronizeStreamOp>(nested))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
 static void placeDeallocation(AllocateOp allocation) {
   Block *block = allocation->getBlock();
   Operation *last = allocation;
@@ -32,6 +50,10 @@ static void placeDeallocation(AllocateOp allocation) {
       if (ancestor && last->isBeforeInBlock(ancestor))
         last = ancestor;
     }
+  // A buffer used on worker streams is freed once they joined the current
+  // stream, so the stream-ordered free follows all their work.
+  while (last->getNextNode() && isStreamJoin(last->getNextNode()))
+    last = last->getNextNode();
   OpBuilder builder(allocation->getContext());
   builder.setInsertionPointAfter(last);
   DeallocateOp::create(builder, allocation.getLoc(), allocation.getBuffer());

@@ -29,3 +29,35 @@ func.func @lifetimes(%i: index, %n: index) -> memref<8x4xf32> {
   }
   return %c : memref<8x4xf32>
 }
+
+// -----
+
+// A buffer used on worker streams is freed after they joined the current
+// stream, not right after its last use.
+// CHECK-LABEL: func.func @after_join
+// CHECK: hostir.copy
+// CHECK-NEXT: }
+// CHECK-NEXT: hostir.set_current_stream
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: scf.for
+// CHECK: hostir.synchronize_stream
+// CHECK-NEXT: }
+// CHECK-NEXT: hostir.deallocate
+func.func @after_join(%x: memref<8xf32>, %n: index) {
+  %a = hostir.allocate device : memref<8xf32>
+  %main = hostir.get_current_stream
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %s = hostir.stream_from_pool %i
+    hostir.set_current_stream %s
+    hostir.copy %x, %a : memref<8xf32>, memref<8xf32>
+  }
+  hostir.set_current_stream %main
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %s = hostir.stream_from_pool %i
+    hostir.synchronize_stream %s
+  }
+  return
+}

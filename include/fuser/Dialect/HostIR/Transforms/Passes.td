@@ -11,9 +11,11 @@ def PlaceDeallocations : Pass<"hostir-place-deallocations", "func::FuncOp"> {
     Contract. Reads: a host program. Writes: one `hostir.deallocate` per
     `hostir.allocate` that does not escape, placed after the last op of the
     allocation's block that uses the buffer or a view of it (alias_select,
-    memref views), which dominates every use. Returned buffers are the
-    caller's and are not freed. Deallocation is stream-ordered: the memory
-    is reused only by work issued after it.
+    memref views), which dominates every use, and after the stream joins
+    right after that op (so that work on worker streams is ordered before
+    the free). Returned buffers are the caller's and are not freed.
+    Deallocation is stream-ordered: the memory is reused only by work
+    issued after it on the current stream.
   }];
 }
 
