@@ -26,8 +26,10 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     (docs/stream-pipelining.md).
 
     Not yet: pipelining communications that move blocks of a dim
-    (AG+GEMM, GEMM+RS) and the p2p ring, send_recv between meshes, programs
-    on several meshes, and views other than permutes and row-major reshapes.
+    (AG+GEMM, GEMM+RS) and the p2p ring; send_recv between meshes and views
+    other than permutes and row-major reshapes (reported as errors); and
+    guarding ops by mesh membership, which programs whose ranks are not all
+    on one mesh need.
   }];
   let dependentDialects = ["::mlir::hostir::HostIRDialect",
                            "::mlir::memref::MemRefDialect",
