@@ -16,7 +16,9 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     allocated output; each communication becomes an allocation, the team of
     the executing rank along its mesh axis (`hostir.rank`, `hostir.team`),
     the collective on the chosen backend, and a `hostir.wait`; all_slice is
-    an `hostir.alias_select` of the rank's block; views become buffer views.
+    an `hostir.alias_select` of the rank's block; views become buffer views
+    (`memref.subview` for slices, `memref.reinterpret_cast` with the view's
+    strides otherwise, stride 0 for repeated data).
     The kernel module stays as it is.
 
     Consecutive library calls and allreduces stream-split into the same
@@ -26,8 +28,8 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     (docs/stream-pipelining.md).
 
     Not yet: pipelining communications that move blocks of a dim
-    (AG+GEMM, GEMM+RS) and the p2p ring; send_recv between meshes and views
-    other than permutes and row-major reshapes (reported as errors); and
+    (AG+GEMM, GEMM+RS) and the p2p ring; send_recv between meshes and views of
+    non-row-major reshapes or dynamic strides (reported as errors); and
     guarding ops by mesh membership, which programs whose ranks are not all
     on one mesh need.
   }];

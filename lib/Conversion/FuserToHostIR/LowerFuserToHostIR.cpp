@@ -4,6 +4,7 @@
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -315,6 +316,52 @@ LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
   });
 }
 
+/// The strides of `op`'s result as a view of a buffer of `shape` and
+/// `strides` (repeated data gets stride 0), or failure when the view op has
+/// no such form (a reshape that is not a row-major regrouping).
+static FailureOr<SmallVector<int64_t>>
+getViewStrides(Operation *op, ArrayRef<int64_t> shape, ArrayRef<int64_t> strides,
+               ArrayRef<int64_t> resultShape) {
+  auto rowMajor = [](ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> result(dims.size(), 1);
+    for (int64_t dim = static_cast<int64_t>(dims.size()) - 2; dim >= 0; --dim)
+      result[dim] = result[dim + 1] * dims[dim + 1];
+    return result;
+  };
+  return TypeSwitch<Operation *, FailureOr<SmallVector<int64_t>>>(op)
+      .Case([&](PermuteOp permute) {
+        return llvm::map_to_vector(permute.getPerm(),
+                                   [&](int64_t dim) { return strides[dim]; });
+      })
+      .Case([&](SqueezeOp squeeze) {
+        SmallVector<int64_t> result;
+        for (auto [dim, stride] : llvm::enumerate(strides))
+          if (!llvm::is_contained(squeeze.getDims(), dim))
+            result.push_back(stride);
+        return result;
+      })
+      .Case([&](ExpandOp) {
+        SmallVector<int64_t> result(strides);
+        for (auto [dim, size] : llvm::enumerate(shape))
+          if (size == 1 && resultShape[dim] != 1)
+            result[dim] = 0;
+        return result;
+      })
+      .Case([&](BroadcastOp broadcast) {
+        SmallVector<int64_t> result(resultShape.size(), 0);
+        for (auto [from, to] : llvm::enumerate(broadcast.getDims()))
+          if (!(shape[from] == 1 && resultShape[to] != 1))
+            result[to] = strides[from];
+        return result;
+      })
+      .Case([&](ReshapeOp) -> FailureOr<SmallVector<int64_t>> {
+        if (SmallVector<int64_t>(strides) != rowMajor(shape))
+          return failure();
+        return rowMajor(resultShape);
+      })
+      .Default([&](Operation *) { return SmallVector<int64_t>(strides); });
+}
+
 LogicalResult HostLowering::lowerView(Operation *op) {
   Location loc = op->getLoc();
   Value source = bufferOf(op->getOperand(0));
@@ -325,30 +372,51 @@ LogicalResult HostLowering::lowerView(Operation *op) {
     return success();
   }
   auto sourceType = cast<MemRefType>(source.getType());
-  if (auto permute = dyn_cast<PermuteOp>(op)) {
-    auto map = AffineMap::getPermutationMap(
-        llvm::map_to_vector(permute.getPerm(),
-                            [](int64_t d) { return static_cast<unsigned>(d); }),
-        builder.getContext());
-    Value view = memref::TransposeOp::create(builder, loc, source,
-                                             AffineMapAttr::get(map));
-    if (view.getType() == wanted) {
-      buffers.map(result, view);
-      return success();
-    }
-    view.getDefiningOp()->erase();
-  } else if (sourceType.getLayout().isIdentity() &&
-             wanted.getLayout().isIdentity() && wanted.hasStaticShape()) {
-    SmallVector<int64_t> strides(wanted.getRank(), 1);
-    for (int64_t dim = wanted.getRank() - 2; dim >= 0; --dim)
-      strides[dim] = strides[dim + 1] * wanted.getDimSize(dim + 1);
-    Value view = memref::ReinterpretCastOp::create(
-        builder, loc, wanted, source, 0, wanted.getShape(), strides);
-    buffers.map(result, view);
-    return success();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(sourceType.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic) ||
+      !wanted.hasStaticShape())
+    return op->emitError("lowering of a view of a buffer with dynamic shape or "
+                         "strides is not implemented yet");
+  Value view;
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    // Sliced dims are never split, so the global window is the local one.
+    view = memref::SubViewOp::create(builder, loc, source, slice.getStarts(),
+                                     wanted.getShape(), slice.getSteps());
+  } else {
+    FailureOr<SmallVector<int64_t>> viewStrides =
+        getViewStrides(op, sourceType.getShape(), strides, wanted.getShape());
+    if (failed(viewStrides))
+      return op->emitError("lowering of a reshape of a non-row-major buffer "
+                           "to a buffer view is not implemented yet");
+    SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(
+        builder.getContext(), wanted.getShape());
+    SmallVector<OpFoldResult> strideValues =
+        getAsIndexOpFoldResult(builder.getContext(), *viewStrides);
+    OpFoldResult offsetValue =
+        ShapedType::isDynamic(offset)
+            ? OpFoldResult(memref::ExtractStridedMetadataOp::create(
+                               builder, loc, source)
+                               .getOffset())
+            : OpFoldResult(builder.getIndexAttr(offset));
+    auto type = MemRefType::get(
+        wanted.getShape(), wanted.getElementType(),
+        StridedLayoutAttr::get(builder.getContext(), offset, *viewStrides));
+    view = memref::ReinterpretCastOp::create(builder, loc, type, source,
+                                             offsetValue, sizes, strideValues);
   }
-  return op->emitError("lowering of this view to a buffer view is not "
-                       "implemented yet");
+  // The view's exact strides are the ones the result's type states, or a
+  // more precise (static) version of them.
+  if (view.getType() != wanted) {
+    if (!memref::CastOp::areCastCompatible(view.getType(), wanted))
+      return op->emitError("the buffer view ")
+             << view.getType() << " does not match the result's layout "
+             << wanted;
+    view = memref::CastOp::create(builder, loc, wanted, view);
+  }
+  buffers.map(result, view);
+  return success();
 }
 
 LogicalResult HostLowering::lower(Operation *op) {

@@ -70,11 +70,13 @@ func.func @kinds(%x: tensor<8x4xf32, #rows>, %m: tensor<8x4xf32, #max>, %r: tens
 
 // -----
 
-// Views become buffer views; boundaries are the buffer itself.
+// Views become buffer views with the strides of the view (repeated data
+// has stride 0); boundaries are the buffer itself.
 // CHECK-LABEL: func.func @views
 // CHECK-SAME: (%[[X:.*]]: memref<4x16xf32>) -> memref<4x4x4xf32, strided<[4, 16, 1]>>
 // CHECK: %[[R:.*]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [4, 4, 4], strides: [16, 4, 1]
-// CHECK: %[[T:.*]] = memref.transpose %[[R]] (d0, d1, d2) -> (d1, d0, d2)
+// CHECK: %[[C:.*]] = memref.cast %[[R]] : memref<4x4x4xf32, strided<[16, 4, 1]>> to memref<4x4x4xf32>
+// CHECK: %[[T:.*]] = memref.reinterpret_cast %[[C]] to offset: [0], sizes: [4, 4, 4], strides: [4, 16, 1]
 // CHECK: return %[[T]]
 #mesh = #fuser.mesh<[2]>
 func.func @views(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<4x8x4xf32, #fuser.sharding<#mesh, [[], [0], []], order = [1, 0, 2]>> {
@@ -82,4 +84,28 @@ func.func @views(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>) -> ten
   %1 = fuser.reshape %0 : tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4x4xf32, #fuser.sharding<#mesh, [[0], [], []]>>
   %2 = fuser.permute %1 perm = [1, 0, 2] : tensor<8x4x4xf32, #fuser.sharding<#mesh, [[0], [], []]>> -> tensor<4x8x4xf32, #fuser.sharding<#mesh, [[], [0], []], order = [1, 0, 2]>>
   return %2 : tensor<4x8x4xf32, #fuser.sharding<#mesh, [[], [0], []], order = [1, 0, 2]>>
+}
+
+// -----
+
+// Slices are subviews; broadcasts, squeezes and expands reinterpret the
+// buffer; each is cast to the layout the result's type states.
+// CHECK-LABEL: func.func @more_views
+// CHECK: %[[S:.*]] = memref.subview %arg0[0, 4] [4, 8] [1, 1] : memref<4x16xf32> to memref<4x8xf32, strided<[16, 1], offset: 4>>
+// CHECK: memref.cast %[[S]] : {{.*}} to memref<4x8xf32, strided<[?, 1], offset: ?>>
+// CHECK: memref.reinterpret_cast %arg0 to offset: [0], sizes: [4, 4, 16], strides: [16, 0, 1]
+// CHECK: memref.reinterpret_cast %arg1 to offset: [0], sizes: [4], strides: [1]
+// CHECK: memref.reinterpret_cast %arg1 to offset: [0], sizes: [4, 3], strides: [1, 0]
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#gap = #fuser.sharding<#mesh, [[0], []], contiguity = [false, true]>
+#repeat = #fuser.sharding<#mesh, [[0], [], []], order = [1, 0, 2], contiguity = [false, true, true]>
+#repeat2 = #fuser.sharding<#mesh, [[0], []], order = [1, 0], contiguity = [false, true]>
+func.func @more_views(%x: tensor<8x16xf32, #rows>, %b: tensor<8x1xf32, #rows>)
+    -> (tensor<8x8xf32, #gap>, tensor<8x4x16xf32, #repeat>, tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>, tensor<8x3xf32, #repeat2>) {
+  %0 = fuser.slice %x starts = [0, 4] limits = [8, 12] steps = [1, 1] : tensor<8x16xf32, #rows> -> tensor<8x8xf32, #gap>
+  %1 = fuser.broadcast %x dims = [0, 2] : tensor<8x16xf32, #rows> -> tensor<8x4x16xf32, #repeat>
+  %2 = fuser.squeeze %b dims = [1] : tensor<8x1xf32, #rows> -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
+  %3 = fuser.expand %b : tensor<8x1xf32, #rows> -> tensor<8x3xf32, #repeat2>
+  return %0, %1, %2, %3 : tensor<8x8xf32, #gap>, tensor<8x4x16xf32, #repeat>, tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>, tensor<8x3xf32, #repeat2>
 }
