@@ -30,6 +30,9 @@ void ::fuser::buildFuserToHostIRPipeline(
   passes::LowerFuserToHostIROptions lower;
   lower.backend = options.backend;
   pm.addPass(passes::createLowerFuserToHostIR(lower));
+  mlir::hostir::AssignStreamsOptions assign;
+  assign.streams = options.streams;
+  pm.addNestedPass<func::FuncOp>(mlir::hostir::createAssignStreams(assign));
   if (options.cacheAllocations)
     pm.addPass(mlir::hostir::createCacheAllocations());
   pm.addNestedPass<func::FuncOp>(mlir::hostir::createPlaceDeallocations());

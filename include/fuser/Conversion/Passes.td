@@ -22,9 +22,8 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     The kernel module stays as it is.
 
     Consecutive library calls and allreduces stream-split into the same
-    chunks are pipelined: a loop makes every pool stream wait for the
-    current one, the work loop runs chunk i (alias_select views) on pool
-    stream i, and the current stream joins them after
+    chunks are pipelined: one loop runs them chunk by chunk on alias_select
+    views, marked `hostir.stream_parallel` for hostir-assign-streams
     (docs/stream-pipelining.md).
 
     Not yet: pipelining communications that move blocks of a dim

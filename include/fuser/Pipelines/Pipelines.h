@@ -21,6 +21,10 @@ struct FuserToHostIRPipelineOptions
       *this, "reshard-placement",
       llvm::cl::desc("Where resharding moves data: auto, before or after"),
       llvm::cl::init("auto")};
+  Option<int64_t> streams{
+      *this, "streams",
+      llvm::cl::desc("Pool streams of pipelined loops (0: one per chunk)"),
+      llvm::cl::init(0)};
   Option<bool> cacheAllocations{
       *this, "cache-allocations",
       llvm::cl::desc("Keep intermediate buffers alive across executions"),

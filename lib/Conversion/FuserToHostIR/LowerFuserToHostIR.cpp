@@ -259,61 +259,39 @@ std::optional<int64_t> HostLowering::getPipelineChunks(Operation *op) {
   return chunks;
 }
 
-/// Runs `group` chunk by chunk, chunk i on pool stream i: every stream
-/// first waits for the current stream in a loop of its own (waiting inside
-/// the work loop would serialize the steps), then the work loop, then the
-/// current stream joins all of them.
+/// Runs `group` chunk by chunk in a loop whose iterations may run on
+/// different streams (`hostir.stream_parallel`; hostir-assign-streams
+/// gives them streams).
 LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
                                           int64_t chunks) {
   Location loc = group.front()->getLoc();
   for (Operation *op : group)
     buffers.map(op->getResult(0), allocate(loc, op->getResult(0)));
-  auto streamType = hostir::StreamType::get(builder.getContext());
-  Value main = hostir::GetCurrentStreamOp::create(builder, loc, streamType);
-  auto loop = [&](function_ref<LogicalResult(Value)> body) -> LogicalResult {
-    auto forOp = scf::ForOp::create(builder, loc, index(loc, 0),
-                                    index(loc, chunks), index(loc, 1));
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(forOp.getBody()->getTerminator());
-    return body(forOp.getInductionVar());
+  auto loop = scf::ForOp::create(builder, loc, index(loc, 0),
+                                 index(loc, chunks), index(loc, 1));
+  loop->setAttr(hostir::HostIRDialect::getStreamParallelAttrName(),
+                builder.getUnitAttr());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  Value step = loop.getInductionVar();
+  DenseMap<Value, Value> chunkOfValue;
+  auto bufferFor = [&](Value value) -> Value {
+    if (!chunked.contains(value))
+      return bufferOf(value);
+    Value &view = chunkOfValue[value];
+    if (!view)
+      view = chunkOf(loc, bufferOf(value), step,
+                     *getSharding(value).getStreamDim(), chunks);
+    return view;
   };
-  auto stream = [&](Value step) {
-    return hostir::StreamFromPoolOp::create(builder, loc, streamType, step);
-  };
-  (void)loop([&](Value step) {
-    hostir::SetCurrentStreamOp::create(builder, loc, stream(step));
-    hostir::SynchronizeStreamOp::create(builder, loc, main);
-    return success();
-  });
-  LogicalResult work = loop([&](Value step) -> LogicalResult {
-    hostir::SetCurrentStreamOp::create(builder, loc, stream(step));
-    DenseMap<Value, Value> chunkOfValue;
-    auto bufferFor = [&](Value value) -> Value {
-      if (!chunked.contains(value))
-        return bufferOf(value);
-      Value &view = chunkOfValue[value];
-      if (!view)
-        view = chunkOf(loc, bufferOf(value), step,
-                       *getSharding(value).getStreamDim(), chunks);
-      return view;
-    };
-    for (Operation *op : group) {
-      LogicalResult emitted =
-          op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()
-              ? emitLibraryCall(op, bufferFor)
-              : emitCommunication(op, bufferFor);
-      if (failed(emitted))
-        return failure();
-    }
-    return success();
-  });
-  if (failed(work))
-    return failure();
-  hostir::SetCurrentStreamOp::create(builder, loc, main);
-  return loop([&](Value step) {
-    hostir::SynchronizeStreamOp::create(builder, loc, stream(step));
-    return success();
-  });
+  for (Operation *op : group) {
+    LogicalResult emitted = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()
+                                ? emitLibraryCall(op, bufferFor)
+                                : emitCommunication(op, bufferFor);
+    if (failed(emitted))
+      return failure();
+  }
+  return success();
 }
 
 /// The strides of `op`'s result as a view of a buffer of `shape` and

@@ -1,6 +1,9 @@
 // Stream-split library calls and communications run chunk by chunk on pool
 // streams: a synchronization loop first, then the work loop, then the join.
 // RUN: fuser-opt %s --fuser-to-hostir-pipeline -mlir-print-local-scope | FileCheck %s
+// RUN: fuser-opt %s --fuser-to-hostir-pipeline='streams=2' | FileCheck %s --check-prefix=TWO
+// TWO: arith.remui
+// TWO: hostir.linear {{.*}} : memref<2x32xf32, strided<[32, 1], offset: ?>>
 
 // A row-parallel linear pipelined over 4 chunks of its rows: one matmul per
 // chunk of the local shapes, each followed by the allreduce of that chunk.

@@ -25,6 +25,10 @@ def HostIR_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Defined next to the generated storage classes (HostIRTypes.cpp).
     void registerTypes();
+    /// Marks an `scf.for` whose iterations may run on different streams.
+    static ::llvm::StringRef getStreamParallelAttrName() {
+      return "hostir.stream_parallel";
+    }
   }];
 }
 

@@ -5,6 +5,24 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AssignStreams : Pass<"hostir-assign-streams", "func::FuncOp"> {
+  let summary = "Run the iterations of stream-parallel loops on pool streams";
+  let description = [{
+    Contract. Reads: `scf.for` loops marked `hostir.stream_parallel`.
+    Writes, for each: the current stream is read before the loop; a loop of
+    its own first makes every pool stream wait for it (synchronizing inside
+    the work loop would serialize the iterations); iteration i runs on pool
+    stream i mod `streams`; after the loop the current stream is restored
+    and waits for every pool stream it used. The mark is removed.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"streams", "streams", "int64_t", /*default=*/"0",
+           "Number of pool streams (0: one per iteration)">
+  ];
+}
+
 def PlaceDeallocations : Pass<"hostir-place-deallocations", "func::FuncOp"> {
   let summary = "Free each buffer right after its last use";
   let description = [{
