@@ -19,6 +19,9 @@ def HostIR_Dialect : Dialect {
     `scf` and `arith`; buffers and views from `memref`, with allocation and
     stream-chunk views here because they carry runtime meaning (memory kind,
     IPC registration, stream pipelining).
+
+    An `scf.for` marked `hostir.stream_parallel` may run its iterations on
+    different streams; `hostir-assign-streams` gives them their streams.
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
   let useDefaultTypePrinterParser = 1;
