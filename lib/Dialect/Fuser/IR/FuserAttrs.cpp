@@ -553,6 +553,12 @@ ShardingAttr ShardingAttr::withMesh(MeshAttr mesh) const {
              getStreamChunked());
 }
 
+ShardingAttr ShardingAttr::withStream(std::optional<int64_t> dim,
+                                      int64_t chunks, bool chunked) const {
+  return get(getMesh(), getDimAxesList(), getPartialAxes(), getPartialKind(),
+             dim, chunks, getOrder(), getContiguity(), chunked);
+}
+
 bool ShardingAttr::hasSamePlacement(ShardingAttr other) const {
   return getMesh() == other.getMesh() && getDims() == other.getDims() &&
          getPartialAxes() == other.getPartialAxes() &&

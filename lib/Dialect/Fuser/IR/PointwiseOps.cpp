@@ -97,11 +97,7 @@ LogicalResult CastOp::verify() {
   auto resultType = getResult().getType();
   if (inputType.getShape() != resultType.getShape())
     return emitOpError("changes the shape from ")
-           << RankedTensorType::get(inputType.getShape(),
-                                    inputType.getElementType())
-           << " to "
-           << RankedTensorType::get(resultType.getShape(),
-                                    resultType.getElementType())
+           << inputType.dropEncoding() << " to " << resultType.dropEncoding()
            << "; a cast converts element types only";
   return success();
 }

@@ -18,12 +18,6 @@ namespace {
 enum class ReshardPlacement { Auto, Before, After };
 } // namespace
 
-static RankedTensorType withSharding(Type type, ShardingAttr sharding) {
-  auto tensor = cast<RankedTensorType>(type);
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                               sharding);
-}
-
 /// A linear with a bias whose result is partial would add the bias on every
 /// rank of the partial sum. Rewrite it as a linear without bias, the
 /// resolution of its partial sum (a fuser.set, decomposed like any other)
@@ -35,8 +29,8 @@ static void splitPartialLinearBias(LinearOp linear) {
   OpBuilder builder(linear);
   Location loc = linear.getLoc();
   RankedTensorType partialType = linear.getType();
-  auto resolvedType = withSharding(
-      partialType, partial.withPartial({}, ReductionKind::Sum));
+  RankedTensorType resolvedType = partialType.cloneWithEncoding(
+      partial.withPartial({}, ReductionKind::Sum));
   Value product = LinearOp::create(builder, loc, partialType,
                                    linear.getInput(), linear.getWeight(),
                                    Value());
@@ -84,7 +78,8 @@ FailureOr<bool> Decomposition::reshardAfter(ShardingRuleOpInterface op) {
       computed->front().hasSamePlacement(original))
     return false;
 
-  result.setType(withSharding(originalType, computed->front()));
+  result.setType(cast<RankedTensorType>(originalType)
+                     .cloneWithEncoding(computed->front()));
   FailureOr<SmallVector<ShardingAttr>> required =
       getRequiredOperandShardings(op, why);
   bool operandsAgree =

@@ -63,14 +63,10 @@ static void decideStreamAllocation(func::FuncOp function) {
       });
       if (!chunked)
         continue;
-      auto type = cast<RankedTensorType>(result.getType());
-      result.setType(RankedTensorType::get(
-          type.getShape(), type.getElementType(),
-          ShardingAttr::get(sharding.getMesh(), sharding.getDimAxesList(),
-                            sharding.getPartialAxes(), sharding.getPartialKind(),
-                            sharding.getStreamDim(), sharding.getStreamChunks(),
-                            sharding.getOrder(), sharding.getContiguity(),
-                            /*streamChunked=*/true)));
+      result.setType(cast<RankedTensorType>(result.getType())
+                         .cloneWithEncoding(sharding.withStream(
+                             sharding.getStreamDim(),
+                             sharding.getStreamChunks(), /*chunked=*/true)));
     }
   });
 }

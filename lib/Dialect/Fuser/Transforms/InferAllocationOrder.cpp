@@ -99,9 +99,8 @@ void OrderInference::visit(ShardingRuleOpInterface op) {
         followOrder(source, rule.operands[*reference], rule.results[index]);
     layout.contiguity.assign(layout.order.size(), true);
     inferred[result] = layout;
-    auto type = cast<RankedTensorType>(result.getType());
-    result.setType(RankedTensorType::get(type.getShape(), type.getElementType(),
-                                         withLayout(sharding, layout)));
+    result.setType(cast<RankedTensorType>(result.getType())
+                       .cloneWithEncoding(withLayout(sharding, layout)));
   }
 }
 

@@ -54,9 +54,8 @@ void AliasMarking::materializeViewLayouts() {
     ShardingAttr sharding = getSharding(result);
     if (!alias || !sharding || !hasUnstatedLayout(result))
       return;
-    auto type = cast<RankedTensorType>(result.getType());
-    result.setType(RankedTensorType::get(type.getShape(), type.getElementType(),
-                                         withLayout(sharding, alias->layout)));
+    result.setType(cast<RankedTensorType>(result.getType())
+                       .cloneWithEncoding(withLayout(sharding, alias->layout)));
   });
   updateFunctionResultTypes(function);
 }

@@ -14,9 +14,8 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 static void setSharding(Value value, ShardingAttr sharding) {
-  auto type = cast<RankedTensorType>(value.getType());
   value.setType(
-      RankedTensorType::get(type.getShape(), type.getElementType(), sharding));
+      cast<RankedTensorType>(value.getType()).cloneWithEncoding(sharding));
 }
 
 namespace {
@@ -70,14 +69,11 @@ bool Propagation::refine(Value value, ShardingAttr candidate) {
       axes.assign(offered.begin(), offered.end());
       llvm::append_range(used, offered);
     }
-    bool takeStream = !current.getStreamDim() && candidate.getStreamDim();
-    next = ShardingAttr::get(
-        current.getMesh(), dims, current.getPartialAxes(),
-        current.getPartialKind(),
-        takeStream ? candidate.getStreamDim() : current.getStreamDim(),
-        takeStream ? candidate.getStreamChunks() : current.getStreamChunks(),
-        current.getOrder(), current.getContiguity(),
-        takeStream ? candidate.getStreamChunked() : current.getStreamChunked());
+    next = current.withDims(dims);
+    if (!current.getStreamDim() && candidate.getStreamDim())
+      next = next.withStream(candidate.getStreamDim(),
+                             candidate.getStreamChunks(),
+                             candidate.getStreamChunked());
   }
   if (next == current || !next.checkShape(shape).empty())
     return false;
@@ -210,9 +206,7 @@ void Propagation::finishSignature() {
         continue;
       Type type = operand.get().getType();
       if (sharding.isPartial() && !annotated.contains(operand.get())) {
-        auto tensor = cast<RankedTensorType>(type);
-        type = RankedTensorType::get(
-            tensor.getShape(), tensor.getElementType(),
+        type = cast<RankedTensorType>(type).cloneWithEncoding(
             sharding.withPartial({}, ReductionKind::Sum));
         operand.set(SetOp::create(builder, ret.getLoc(), type, operand.get()));
       }

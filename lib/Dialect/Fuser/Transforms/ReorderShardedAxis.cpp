@@ -15,8 +15,7 @@ using namespace mlir::fuser;
 
 static RankedTensorType withLayoutType(Type type, const Layout &layout) {
   auto tensor = cast<RankedTensorType>(type);
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                               withLayout(getSharding(tensor), layout));
+  return tensor.cloneWithEncoding(withLayout(getSharding(tensor), layout));
 }
 
 /// Whether `value`, laid out as its sharding says, serves `comm`; if not,

@@ -43,9 +43,8 @@ private:
   /// Emits `OpT` from the current value to a value placed as `next`.
   template <typename OpT, typename... Args>
   void step(ShardingAttr next, Args... attributes) {
-    auto type = cast<RankedTensorType>(current.getType());
     auto resultType =
-        RankedTensorType::get(type.getShape(), type.getElementType(), next);
+        cast<RankedTensorType>(current.getType()).cloneWithEncoding(next);
     current = OpT::create(builder, loc, resultType, current, attributes...);
     sharding = next;
   }
@@ -230,10 +229,8 @@ FailureOr<Value> mlir::fuser::emitReshard(OpBuilder &builder, Location loc,
   Value result = planner.getResult();
   // The steps work on placements; the last one also takes the target's
   // stream split and layout.
-  if (result != value) {
-    auto type = cast<RankedTensorType>(result.getType());
-    result.setType(RankedTensorType::get(type.getShape(),
-                                         type.getElementType(), target));
-  }
+  if (result != value)
+    result.setType(
+        cast<RankedTensorType>(result.getType()).cloneWithEncoding(target));
   return result;
 }

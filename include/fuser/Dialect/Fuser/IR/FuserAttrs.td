@@ -140,6 +140,9 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     ShardingAttr withPartial(::llvm::ArrayRef<int64_t> axes, ReductionKind kind) const;
     /// Same sharding on another mesh.
     ShardingAttr withMesh(MeshAttr mesh) const;
+    /// Same sharding with the stream split replaced.
+    ShardingAttr withStream(::std::optional<int64_t> dim, int64_t chunks,
+                            bool chunked) const;
     /// Mesh and per-dim axes and partial state equal: the two values place
     /// the same data on the same ranks (stream split and layout may differ).
     bool hasSamePlacement(ShardingAttr other) const;
