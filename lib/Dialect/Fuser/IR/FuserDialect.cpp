@@ -3,6 +3,8 @@
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -60,4 +62,18 @@ ShardingAttr mlir::fuser::getSharding(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return dyn_cast_or_null<ShardingAttr>(tensor.getEncoding());
   return {};
+}
+
+void mlir::fuser::updateFunctionType(Operation *op) {
+  auto function = cast<FunctionOpInterface>(op);
+  SmallVector<Type> results(function.getResultTypes());
+  function->walk([&](Operation *terminator) {
+    if (terminator->hasTrait<mlir::OpTrait::ReturnLike>() &&
+        terminator->getParentOp() == op)
+      for (auto [index, type] : llvm::enumerate(terminator->getOperandTypes()))
+        results[index] = type;
+  });
+  function.setType(FunctionType::get(
+      op->getContext(), function.getFunctionBody().getArgumentTypes(),
+      results));
 }

@@ -124,16 +124,3 @@ bool mlir::fuser::hasFreeLayout(Value value) {
            return user->hasTrait<mlir::OpTrait::ReturnLike>();
          });
 }
-
-void mlir::fuser::updateFunctionResultTypes(Operation *op) {
-  auto function = cast<FunctionOpInterface>(op);
-  SmallVector<Type> results(function.getResultTypes());
-  function->walk([&](Operation *terminator) {
-    if (terminator->hasTrait<mlir::OpTrait::ReturnLike>() &&
-        terminator->getParentOp() == op)
-      for (auto [index, type] : llvm::enumerate(terminator->getOperandTypes()))
-        results[index] = type;
-  });
-  function.setType(FunctionType::get(op->getContext(),
-                                     function.getArgumentTypes(), results));
-}

@@ -106,7 +106,7 @@ void OrderInference::visit(ShardingRuleOpInterface op) {
 
 void OrderInference::run() {
   function.walk([&](ShardingRuleOpInterface op) { visit(op); });
-  updateFunctionResultTypes(function);
+  updateFunctionType(function);
 }
 
 namespace {

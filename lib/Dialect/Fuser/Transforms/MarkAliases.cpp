@@ -57,7 +57,7 @@ void AliasMarking::materializeViewLayouts() {
     result.setType(cast<RankedTensorType>(result.getType())
                        .cloneWithEncoding(withLayout(sharding, alias->layout)));
   });
-  updateFunctionResultTypes(function);
+  updateFunctionType(function);
 }
 
 void AliasMarking::insertBoundary(Value value, ArrayRef<OpOperand *> users) {

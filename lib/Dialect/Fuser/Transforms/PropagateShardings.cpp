@@ -197,25 +197,21 @@ LogicalResult Propagation::replicateTheRest() {
 /// requires equal types.) A partial value is resolved before it is returned,
 /// by a fuser.set that resharding decomposition turns into communication.
 void Propagation::finishSignature() {
-  SmallVector<Type> resultTypes(function.getResultTypes());
   function.walk([&](func::ReturnOp ret) {
     OpBuilder builder(ret);
-    for (auto [index, operand] : llvm::enumerate(ret->getOpOperands())) {
+    for (OpOperand &operand : ret->getOpOperands()) {
       ShardingAttr sharding = getSharding(operand.get());
-      if (!sharding)
+      if (!sharding || !sharding.isPartial() ||
+          annotated.contains(operand.get()))
         continue;
-      Type type = operand.get().getType();
-      if (sharding.isPartial() && !annotated.contains(operand.get())) {
-        type = cast<RankedTensorType>(type).cloneWithEncoding(
-            sharding.withPartial({}, ReductionKind::Sum));
-        operand.set(SetOp::create(builder, ret.getLoc(), type, operand.get()));
-      }
-      resultTypes[index] = type;
+      Type resolved = cast<RankedTensorType>(operand.get().getType())
+                          .cloneWithEncoding(
+                              sharding.withPartial({}, ReductionKind::Sum));
+      operand.set(
+          SetOp::create(builder, ret.getLoc(), resolved, operand.get()));
     }
   });
-  function.setType(FunctionType::get(
-      function.getContext(), function.getBody().front().getArgumentTypes(),
-      resultTypes));
+  updateFunctionType(function);
 }
 
 LogicalResult Propagation::run() {

@@ -25,6 +25,9 @@ ShardingAttr getSharding(Type type);
 inline ShardingAttr getSharding(Value value) {
   return getSharding(value.getType());
 }
+/// Sets the function's type to its entry block's argument types and the
+/// types its returns return, after a pass changed the encodings of either.
+void updateFunctionType(Operation *function);
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_IR_FUSERATTRS_H

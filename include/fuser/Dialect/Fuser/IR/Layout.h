@@ -66,9 +66,6 @@ bool hasUnstatedLayout(Value value);
 /// type, which a pass may only choose when it also updates the function).
 bool hasFreeLayout(Value value);
 
-/// Sets the function's result types to the types its returns return.
-void updateFunctionResultTypes(Operation *function);
-
 } // namespace mlir::fuser
 
 #endif // FUSER_DIALECT_FUSER_IR_LAYOUT_H
