@@ -4,6 +4,7 @@
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -300,12 +301,6 @@ LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
 static FailureOr<SmallVector<int64_t>>
 getViewStrides(Operation *op, ArrayRef<int64_t> shape, ArrayRef<int64_t> strides,
                ArrayRef<int64_t> resultShape) {
-  auto rowMajor = [](ArrayRef<int64_t> dims) {
-    SmallVector<int64_t> result(dims.size(), 1);
-    for (int64_t dim = static_cast<int64_t>(dims.size()) - 2; dim >= 0; --dim)
-      result[dim] = result[dim + 1] * dims[dim + 1];
-    return result;
-  };
   return TypeSwitch<Operation *, FailureOr<SmallVector<int64_t>>>(op)
       .Case([&](PermuteOp permute) {
         return llvm::map_to_vector(permute.getPerm(),
@@ -333,9 +328,9 @@ getViewStrides(Operation *op, ArrayRef<int64_t> shape, ArrayRef<int64_t> strides
         return result;
       })
       .Case([&](ReshapeOp) -> FailureOr<SmallVector<int64_t>> {
-        if (SmallVector<int64_t>(strides) != rowMajor(shape))
+        if (SmallVector<int64_t>(strides) != computeStrides(shape))
           return failure();
-        return rowMajor(resultShape);
+        return computeStrides(resultShape);
       })
       .Default([&](Operation *) { return SmallVector<int64_t>(strides); });
 }
