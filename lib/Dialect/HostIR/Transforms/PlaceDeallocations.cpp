@@ -12,13 +12,6 @@ namespace mlir::hostir {
 using namespace mlir;
 using namespace mlir::hostir;
 
-/// The op of `block` that is or contains `op`.
-static Operation *ancestorIn(Block *block, Operation *op) {
-  while (op && op->getBlock() != block)
-    op = op->getParentOp();
-  return op;
-}
-
 /// Whether `op` only makes streams wait for one another (setting the current
 /// stream, synchronizing, or a loop of that, with its constant bounds): the
 /// join of a pipeline.
@@ -46,7 +39,7 @@ static void placeDeallocation(AllocateOp allocation) {
       if (isa<DeallocateOp>(user) ||
           user->hasTrait<mlir::OpTrait::ReturnLike>())
         return;
-      Operation *ancestor = ancestorIn(block, user);
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
       if (ancestor && last->isBeforeInBlock(ancestor))
         last = ancestor;
     }
