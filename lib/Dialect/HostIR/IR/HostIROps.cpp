@@ -118,6 +118,8 @@ LogicalResult AllocateOp::verify() {
   return success();
 }
 
+Value AliasSelectOp::getViewSource() { return getBuffer(); }
+
 LogicalResult AliasSelectOp::verify() {
   MemRefType buffer = getBuffer().getType(), view = getView().getType();
   int64_t dim = getDim(), chunks = getChunks();

@@ -10,15 +10,9 @@ using namespace mlir::hostir;
 SmallVector<Value> mlir::hostir::getBufferAndViews(Value buffer) {
   SmallVector<Value> values{buffer};
   for (size_t next = 0; next < values.size(); ++next)
-    for (Operation *user : values[next].getUsers()) {
-      if (auto select = dyn_cast<AliasSelectOp>(user)) {
-        if (select.getBuffer() == values[next])
-          values.push_back(select.getView());
-        continue;
-      }
+    for (Operation *user : values[next].getUsers())
       if (auto view = dyn_cast<ViewLikeOpInterface>(user))
         if (view.getViewSource() == values[next])
           llvm::append_range(values, user->getResults());
-    }
   return values;
 }

@@ -10,6 +10,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "fuser/Dialect/HostIR/IR/HostIRDialect.h.inc"
 #include "fuser/Dialect/HostIR/IR/HostIREnums.h.inc"

@@ -8,6 +8,7 @@ include "fuser/Dialect/Fuser/IR/FuserAttrs.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
 
 class HostIR_Op<string mnemonic, list<Trait> traits = []>
     : Op<HostIR_Dialect, mnemonic, traits>;
@@ -321,7 +322,8 @@ def HostIR_DeallocateOp : HostIR_Op<"deallocate"> {
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
 }
 
-def HostIR_AliasSelectOp : HostIR_Op<"alias_select", [Pure]> {
+def HostIR_AliasSelectOp : HostIR_Op<"alias_select", [
+    Pure, DeclareOpInterfaceMethods<ViewLikeOpInterface, ["getViewSource"]>]> {
   let summary = "view of one chunk of a buffer along its stream-split dim";
   let description = [{
     Splits `dim` of `buffer` into `chunks` equal chunks and returns a view of

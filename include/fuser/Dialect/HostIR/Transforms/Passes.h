@@ -18,8 +18,8 @@ namespace mlir::hostir {
 #define GEN_PASS_REGISTRATION
 #include "fuser/Dialect/HostIR/Transforms/Passes.h.inc"
 
-/// `buffer` and every view of it (alias_select, memref view ops), followed
-/// transitively.
+/// `buffer` and every view of it (view-like ops such as alias_select and
+/// memref views), followed transitively.
 SmallVector<Value> getBufferAndViews(Value buffer);
 
 } // namespace mlir::hostir
