@@ -94,12 +94,6 @@ static SmallVector<SmallVector<int64_t>> withoutAxis(ShardingAttr sharding,
   return dims;
 }
 
-static SmallVector<int64_t> partialWithout(ShardingAttr sharding, int64_t axis) {
-  SmallVector<int64_t> axes(sharding.getPartialAxes());
-  llvm::erase(axes, axis);
-  return axes;
-}
-
 /// `source`'s dims with `axis` placed on `dim` at the position it has in
 /// `target`, so that the only difference is where `axis` sits.
 static SmallVector<SmallVector<int64_t>>
@@ -150,9 +144,8 @@ LogicalResult AllreduceOp::verify() {
       failed(checkSameMesh(*this, *sides)) ||
       failed(checkPartialOver(*this, sides->input, axis)))
     return failure();
-  ShardingAttr expected = sides->input.withPartial(
-      partialWithout(sides->input, axis), sides->input.getPartialKind());
-  return checkPlacement(*this, "result", sides->result, expected,
+  return checkPlacement(*this, "result", sides->result,
+                        sides->input.withoutPartialAxis(axis),
                         "the operand's, no longer partial over the axis");
 }
 
@@ -166,8 +159,7 @@ LogicalResult ReduceScatterOp::verify() {
   FailureOr<int64_t> dim = getSplitDim(*this, sides->result, "result", axis);
   if (failed(dim))
     return failure();
-  ShardingAttr resolved = sides->input.withPartial(
-      partialWithout(sides->input, axis), sides->input.getPartialKind());
+  ShardingAttr resolved = sides->input.withoutPartialAxis(axis);
   ShardingAttr expected = resolved.withDims(
       withAxisAsIn(resolved, sides->result, axis, *dim));
   return checkPlacement(*this, "result", sides->result, expected,
@@ -181,11 +173,8 @@ LogicalResult ReduceOp::verify() {
       failed(checkRoot(*this, sides->input.getMesh(), axis, getRoot())) ||
       failed(checkPartialOver(*this, sides->input, axis)))
     return failure();
-  ShardingAttr expected =
-      sides->input
-          .withPartial(partialWithout(sides->input, axis),
-                       sides->input.getPartialKind())
-          .withMesh(sides->input.getMesh().getSlice(axis, getRoot()));
+  ShardingAttr expected = sides->input.withoutPartialAxis(axis).withMesh(
+      sides->input.getMesh().getSlice(axis, getRoot()));
   return checkPlacement(*this, "result", sides->result, expected,
                         "resolved onto the root's slice of the mesh");
 }

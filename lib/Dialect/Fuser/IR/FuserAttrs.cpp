@@ -547,6 +547,12 @@ ShardingAttr ShardingAttr::withPartial(ArrayRef<int64_t> axes,
              getStreamChunked());
 }
 
+ShardingAttr ShardingAttr::withoutPartialAxis(int64_t axis) const {
+  SmallVector<int64_t> axes(getPartialAxes());
+  llvm::erase(axes, axis);
+  return withPartial(axes, getPartialKind());
+}
+
 ShardingAttr ShardingAttr::withMesh(MeshAttr mesh) const {
   return get(mesh, getDimAxesList(), getPartialAxes(), getPartialKind(),
              getStreamDim(), getStreamChunks(), getOrder(), getContiguity(),

@@ -66,12 +66,6 @@ static ShardingAttr withAxisAppended(ShardingAttr sharding, int64_t dim,
   return sharding.withDims(dims);
 }
 
-static ShardingAttr withoutPartialAxis(ShardingAttr sharding, int64_t axis) {
-  SmallVector<int64_t> axes(sharding.getPartialAxes());
-  llvm::erase(axes, axis);
-  return sharding.withPartial(axes, sharding.getPartialKind());
-}
-
 /// The dim of `target` that `axis` splits and its position there.
 static std::optional<std::pair<int64_t, size_t>> findAxis(ShardingAttr target,
                                                           int64_t axis) {
@@ -127,7 +121,7 @@ LogicalResult ReshardPlanner::convertOnMesh(ShardingAttr target) {
   for (int64_t axis : SmallVector<int64_t>(sharding.getPartialAxes())) {
     if (target.isPartialOver(axis))
       continue;
-    ShardingAttr resolved = withoutPartialAxis(sharding, axis);
+    ShardingAttr resolved = sharding.withoutPartialAxis(axis);
     std::optional<std::pair<int64_t, size_t>> to = findAxis(target, axis);
     if (to && isReadyFor(sharding, target, to->first, to->second)) {
       step<ReduceScatterOp>(withAxisAppended(resolved, to->first, axis), axis);

@@ -138,6 +138,9 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     ShardingAttr withDims(::llvm::ArrayRef<::llvm::SmallVector<int64_t>> dimAxes) const;
     /// Same sharding with the partial axes replaced.
     ShardingAttr withPartial(::llvm::ArrayRef<int64_t> axes, ReductionKind kind) const;
+    /// Same sharding no longer partial over `axis`: the placement a
+    /// reduction over that axis produces.
+    ShardingAttr withoutPartialAxis(int64_t axis) const;
     /// Same sharding on another mesh.
     ShardingAttr withMesh(MeshAttr mesh) const;
     /// Same sharding with the stream split replaced.
