@@ -49,9 +49,7 @@ struct VerifyHostProgramPass
         for (Operation *user : value.getUsers()) {
           if (isa<DeallocateOp>(user))
             continue;
-          Operation *ancestor = user;
-          while (ancestor && ancestor->getBlock() != free->getBlock())
-            ancestor = ancestor->getParentOp();
+          Operation *ancestor = free->getBlock()->findAncestorOpInBlock(*user);
           if (ancestor && ancestor != free && free->isBeforeInBlock(ancestor))
             fail(user, "uses a buffer after it was freed");
         }
