@@ -84,16 +84,23 @@ LogicalResult mlir::fuser::verifyLaidOutStage(func::FuncOp function) {
   return success(ok);
 }
 
+SegmentRole mlir::fuser::getSegmentRole(Operation *op,
+                                        const AliasAnalysis &analysis) {
+  if (isa<CommunicationOpInterface>(op) ||
+      op->hasTrait<mlir::fuser::OpTrait::LibraryCall>() ||
+      op->hasTrait<mlir::fuser::OpTrait::SegmentBoundary>() ||
+      !isa<ShardingRuleOpInterface>(op))
+    return SegmentRole::Other;
+  if (isa<ViewOpInterface>(op) && analysis.getAlias(op->getResult(0)))
+    return SegmentRole::View;
+  return SegmentRole::Kernel;
+}
+
 LogicalResult mlir::fuser::verifySegmentedStage(func::FuncOp function) {
   AliasAnalysis analysis(function);
   bool ok = true;
   function.walk([&](Operation *op) {
-    if (!isa<FuserDialect>(op->getDialect()) || isa<KernelOp>(op) ||
-        isa<CommunicationOpInterface>(op) ||
-        op->hasTrait<mlir::fuser::OpTrait::LibraryCall>() ||
-        op->hasTrait<mlir::fuser::OpTrait::SegmentBoundary>())
-      return;
-    if (isa<ViewOpInterface>(op) && analysis.getAlias(op->getResult(0)))
+    if (getSegmentRole(op, analysis) != SegmentRole::Kernel)
       return;
     op->emitOpError("is in no segment (stage 'segmented'): compute belongs in "
                   "a fuser.kernel");

@@ -2,6 +2,7 @@
 
 #include "fuser/Dialect/Fuser/Analysis/AliasAnalysis.h"
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
+#include "fuser/Dialect/Fuser/Analysis/StageContracts.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -18,8 +19,6 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 namespace {
-enum class SegmentKind { Kernel, View, Other };
-
 /// Outlines the kernel segments of the functions of one module.
 class Segmentation {
 public:
@@ -27,7 +26,6 @@ public:
   LogicalResult run(func::FuncOp function);
 
 private:
-  SegmentKind classify(Operation *op, const AliasAnalysis &analysis) const;
   LogicalResult flush(func::FuncOp function, SmallVectorImpl<Operation *> &run,
                       bool hasCompute);
   ModuleOp getKernelModule();
@@ -37,21 +35,6 @@ private:
   unsigned kernelCount = 0;
 };
 } // namespace
-
-/// Kernel ops fuse; views that need no copy may join a kernel or stay
-/// views; everything else (communications, library calls, boundaries,
-/// non-fuser ops) ends a run.
-SegmentKind Segmentation::classify(Operation *op,
-                                   const AliasAnalysis &analysis) const {
-  if (isa<CommunicationOpInterface>(op) ||
-      op->hasTrait<mlir::fuser::OpTrait::LibraryCall>() ||
-      op->hasTrait<mlir::fuser::OpTrait::SegmentBoundary>() ||
-      !isa<ShardingRuleOpInterface>(op))
-    return SegmentKind::Other;
-  if (isa<ViewOpInterface>(op) && analysis.getAlias(op->getResult(0)))
-    return SegmentKind::View;
-  return SegmentKind::Kernel;
-}
 
 ModuleOp Segmentation::getKernelModule() {
   if (kernels)
@@ -177,15 +160,17 @@ LogicalResult Segmentation::run(func::FuncOp function) {
   SmallVector<Operation *> run;
   bool hasCompute = false;
   for (Operation &op : llvm::make_early_inc_range(function.getBody().front())) {
-    SegmentKind kind = classify(&op, analysis);
-    if (kind == SegmentKind::Other) {
+    // Kernel ops and views that need no copy form a run; anything else
+    // ends it.
+    SegmentRole role = getSegmentRole(&op, analysis);
+    if (role == SegmentRole::Other) {
       if (failed(flush(function, run, hasCompute)))
         return failure();
       hasCompute = false;
       continue;
     }
     run.push_back(&op);
-    hasCompute |= kind == SegmentKind::Kernel;
+    hasCompute |= role == SegmentRole::Kernel;
   }
   return success();
 }

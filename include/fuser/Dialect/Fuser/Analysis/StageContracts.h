@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::fuser {
+class AliasAnalysis;
 
 /// `propagated`: every tensor value has a sharding, or none has. Returns
 /// whether any has.
@@ -24,8 +25,15 @@ LogicalResult verifyDecomposedStage(func::FuncOp function);
 /// communication concatenates or splits outermost.
 LogicalResult verifyLaidOutStage(func::FuncOp function);
 
-/// `segmented`: every fuser op is a kernel, a library call, a
-/// communication, a view that needs no copy, or a segment boundary.
+/// Where segmentation puts an op: compute runs in a kernel; a view that
+/// needs no copy may stay a view (or join a kernel); everything else
+/// (communications, library calls, segment boundaries, kernels, non-fuser
+/// ops) runs between segments.
+enum class SegmentRole { Kernel, View, Other };
+SegmentRole getSegmentRole(Operation *op, const AliasAnalysis &analysis);
+
+/// `segmented`: no op with the kernel segment role is left outside a
+/// fuser.kernel.
 LogicalResult verifySegmentedStage(func::FuncOp function);
 
 } // namespace mlir::fuser
