@@ -238,19 +238,19 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
   return results;
 }
 
+bool mlir::fuser::hasRequiredPlacements(Operation *op,
+                                        ArrayRef<ShardingAttr> required) {
+  return llvm::all_of(
+      llvm::zip_equal(op->getOperands(), required), [](auto pair) {
+        auto [operand, sharding] = pair;
+        ShardingAttr actual = getSharding(operand);
+        return !sharding || (actual && actual.hasSamePlacement(sharding));
+      });
+}
+
 bool mlir::fuser::isResharding(ShardingRuleOpInterface op) {
   std::string why;
   FailureOr<SmallVector<ShardingAttr>> required =
       getRequiredOperandShardings(op, why);
-  if (failed(required))
-    return true;
-  for (auto [operand, sharding] :
-       llvm::zip_equal(op->getOperands(), *required)) {
-    if (!sharding)
-      continue;
-    ShardingAttr actual = getSharding(operand);
-    if (!actual || !actual.hasSamePlacement(sharding))
-      return true;
-  }
-  return false;
+  return failed(required) || !hasRequiredPlacements(op, *required);
 }

@@ -82,15 +82,7 @@ FailureOr<bool> Decomposition::reshardAfter(ShardingRuleOpInterface op) {
                      .cloneWithEncoding(computed->front()));
   FailureOr<SmallVector<ShardingAttr>> required =
       getRequiredOperandShardings(op, why);
-  bool operandsAgree =
-      succeeded(required) &&
-      llvm::all_of(llvm::zip_equal(op->getOperands(), *required),
-                   [](auto pair) {
-                     auto [operand, sharding] = pair;
-                     return !sharding ||
-                            getSharding(operand).hasSamePlacement(sharding);
-                   });
-  if (!operandsAgree) {
+  if (failed(required) || !hasRequiredPlacements(op, *required)) {
     result.setType(originalType);
     return false;
   }
@@ -146,7 +138,7 @@ LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
   std::string why;
   FailureOr<SmallVector<ShardingAttr>> required =
       getRequiredOperandShardings(op, why);
-  if (succeeded(required) && !isResharding(op))
+  if (succeeded(required) && hasRequiredPlacements(op, *required))
     return success();
 
   bool singleInOut = op->getNumOperands() == 1 && op->getNumResults() == 1;

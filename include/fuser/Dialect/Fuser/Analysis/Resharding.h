@@ -41,6 +41,10 @@ projectOperandShardings(ShardingRuleOpInterface op,
                         SmallVectorImpl<ProjectionConflict> &conflicts,
                         std::string &why);
 
+/// True when every operand of `op` with an entry in `required` (from
+/// getRequiredOperandShardings) is placed as that entry says.
+bool hasRequiredPlacements(Operation *op, ArrayRef<ShardingAttr> required);
+
 /// True when some tensor operand of `op` is placed differently from what its
 /// results need, or the results cannot be computed locally.
 bool isResharding(ShardingRuleOpInterface op);
