@@ -38,7 +38,7 @@ void AliasAnalysis::analyze(ViewOpInterface view) {
   // A stated layout must describe the view's memory: same order, and not
   // claiming contiguity the view lacks.
   ShardingAttr stated = getSharding(result);
-  if (stated && (!stated.getOrder().empty() || !stated.getContiguity().empty()) &&
+  if (stated && stated.statesLayout() &&
       !layout->compliesWith(Layout::of(stated))) {
     notAliases[result] =
         "the result's stated layout differs from the view's layout";

@@ -110,8 +110,7 @@ ShardingAttr mlir::fuser::withLayout(ShardingAttr sharding,
 
 bool mlir::fuser::hasUnstatedLayout(Value value) {
   ShardingAttr sharding = getSharding(value);
-  if (!sharding || !sharding.getOrder().empty() ||
-      !sharding.getContiguity().empty())
+  if (!sharding || sharding.statesLayout())
     return false;
   auto argument = dyn_cast<BlockArgument>(value);
   return !argument ||

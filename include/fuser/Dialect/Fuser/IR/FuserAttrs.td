@@ -125,6 +125,11 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     /// Number of mesh axes the sharding uses (splitting dims or partial).
     int64_t getNumUsedAxes() const;
     bool isPartial() const { return !getPartialAxes().empty(); }
+    /// Whether an order or contiguity is written (the canonical form leaves
+    /// out row-major order and all-contiguous dims).
+    bool statesLayout() const {
+      return !getOrder().empty() || !getContiguity().empty();
+    }
     /// Number of ranks that hold distinct pieces of `dim`.
     int64_t getNumShards(int64_t dim) const;
     /// Why a tensor of `shape` cannot have this sharding (rank, divisibility,
