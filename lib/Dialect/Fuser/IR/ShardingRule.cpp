@@ -31,66 +31,77 @@ ShardingRule ShardingRule::pointwise(ArrayRef<int64_t> shape,
   return rule;
 }
 
+namespace {
+/// One side of a reshape, walked row-major: the current dim (unit dims are
+/// skipped) and how much of it no factor covers yet.
+struct ReshapeSide {
+  explicit ReshapeSide(ArrayRef<int64_t> shape)
+      : shape(shape), dims(shape.size()) {
+    skipUnitDims();
+  }
+  bool done() const { return dim == shape.size(); }
+  /// Gives the next `size` of the current dim to `factor`.
+  void take(int64_t factor, int64_t size) {
+    dims[dim].push_back(factor);
+    if (rest != size) {
+      rest /= size;
+      return;
+    }
+    ++dim;
+    skipUnitDims();
+  }
+  /// The dims from the current one on get blocked factors of their own.
+  void blockRest(ShardingRule &rule) {
+    if (done())
+      return;
+    rule.addOwnFactor(dims, dim, rest, FactorKind::Blocked);
+    for (size_t later = dim + 1; later < shape.size(); ++later)
+      rule.addOwnFactor(dims, later, shape[later], FactorKind::Blocked);
+  }
+
+  ArrayRef<int64_t> shape;
+  DimFactors dims;
+  size_t dim = 0;
+  int64_t rest = 0;
+
+private:
+  void skipUnitDims() {
+    while (dim < shape.size() && shape[dim] == 1)
+      ++dim;
+    rest = done() ? 0 : shape[dim];
+  }
+};
+} // namespace
+
 ShardingRule ShardingRule::reshape(ArrayRef<int64_t> from,
                                    ArrayRef<int64_t> to) {
   ShardingRule rule;
-  DimFactors in(from.size()), out(to.size());
   // Walk both shapes row-major. While the remaining sizes of the current
   // dims divide one another, the smaller is a factor of both; once they do
   // not (or a size is dynamic and the sizes differ), the dims from there on
   // cannot share factors.
-  size_t i = 0, o = 0;
-  int64_t restIn = 0, restOut = 0;
-  auto nextIn = [&] {
-    while (i < from.size() && from[i] == 1)
-      ++i;
-    restIn = i < from.size() ? from[i] : 0;
-  };
-  auto nextOut = [&] {
-    while (o < to.size() && to[o] == 1)
-      ++o;
-    restOut = o < to.size() ? to[o] : 0;
-  };
-  nextIn();
-  nextOut();
-  while (i < from.size() && o < to.size()) {
-    bool dynamic = ShapedType::isDynamic(restIn) || ShapedType::isDynamic(restOut);
+  ReshapeSide in(from), out(to);
+  while (!in.done() && !out.done()) {
+    bool dynamic =
+        ShapedType::isDynamic(in.rest) || ShapedType::isDynamic(out.rest);
     int64_t size;
-    if (restIn == restOut)
-      size = restIn;
-    else if (!dynamic && restIn % restOut == 0)
-      size = restOut;
-    else if (!dynamic && restOut % restIn == 0)
-      size = restIn;
+    if (in.rest == out.rest)
+      size = in.rest;
+    else if (!dynamic && in.rest % out.rest == 0)
+      size = out.rest;
+    else if (!dynamic && out.rest % in.rest == 0)
+      size = in.rest;
     else
       break;
     int64_t factor = rule.addFactor(size);
-    in[i].push_back(factor);
-    out[o].push_back(factor);
-    if (restIn == size) {
-      ++i;
-      nextIn();
-    } else {
-      restIn /= size;
-    }
-    if (restOut == size) {
-      ++o;
-      nextOut();
-    } else {
-      restOut /= size;
-    }
+    in.take(factor, size);
+    out.take(factor, size);
   }
   // What is left could not be matched: those dims may not be split.
-  if (i < from.size())
-    rule.addOwnFactor(in, i, restIn, FactorKind::Blocked);
-  for (size_t d = i + 1; d < from.size(); ++d)
-    rule.addOwnFactor(in, d, from[d], FactorKind::Blocked);
-  if (o < to.size())
-    rule.addOwnFactor(out, o, restOut, FactorKind::Blocked);
-  for (size_t d = o + 1; d < to.size(); ++d)
-    rule.addOwnFactor(out, d, to[d], FactorKind::Blocked);
-  rule.operands.push_back(std::move(in));
-  rule.results.push_back(std::move(out));
+  in.blockRest(rule);
+  out.blockRest(rule);
+  rule.operands.push_back(std::move(in.dims));
+  rule.results.push_back(std::move(out.dims));
   return rule;
 }
 
