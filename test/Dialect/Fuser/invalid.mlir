@@ -140,6 +140,14 @@ func.func @f() {
 // -----
 
 func.func @f() {
+  // expected-error @+1 {{'fuser.iota' op dim -1 is out of range for rank 1}}
+  %0 = fuser.iota dim = -1 : tensor<8xi64>
+  return
+}
+
+// -----
+
+func.func @f() {
   // expected-error @+1 {{'fuser.uniform' op low 1.000000e+00 must be below high 1.000000e+00}}
   %0 = fuser.uniform low = 1.0, high = 1.0, seed = 0 : tensor<8xf32>
   return

@@ -35,8 +35,10 @@ LogicalResult IotaOp::verify() {
   RankedTensorType type = getResult().getType();
   if (failed(verifyStaticResult(*this, type)))
     return failure();
-  if (getDim() < 0 || getDim() >= type.getRank())
-    return emitOpError("dim ") << getDim() << " is out of range for rank "
+  // The accessor is unsigned: read the attribute to see negative dims.
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= type.getRank())
+    return emitOpError("dim ") << dim << " is out of range for rank "
                                << type.getRank();
   return success();
 }
