@@ -56,7 +56,7 @@ static RankedTensorType localTensorType(Type type) {
 LogicalResult Segmentation::flush(func::FuncOp function,
                                   SmallVectorImpl<Operation *> &run,
                                   bool hasCompute) {
-  auto clear = llvm::make_scope_exit([&] { run.clear(); });
+  llvm::scope_exit clear([&] { run.clear(); });
   // Views alone stay views.
   if (run.empty() || !hasCompute)
     return success();
