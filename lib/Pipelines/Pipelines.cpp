@@ -19,6 +19,7 @@ void ::fuser::buildFuserToHostIRPipeline(
   passes::DecomposeReshardingsOptions decompose;
   decompose.reshardPlacement = options.reshardPlacement;
   functions.addPass(passes::createDecomposeReshardings(decompose));
+  functions.addPass(passes::createExposePipelinedAxes());
   functions.addPass(passes::createReorderShardedAxis());
   functions.addPass(passes::createMarkAliases());
   functions.addPass(passes::createInferAllocationOrder());

@@ -34,8 +34,13 @@ private:
   LogicalResult lowerCommunication(Operation *op);
   Value chunkOf(Location loc, Value buffer, Value index, int64_t dim,
                 int64_t chunks);
+  Value slotOf(Location loc, Value slots, Value index);
   std::optional<int64_t> getPipelineChunks(Operation *op);
   LogicalResult lowerPipeline(ArrayRef<Operation *> group, int64_t chunks);
+  /// Values of `group` that live only inside it and hold one chunk per step.
+  DenseSet<Value> getSlotValues(ArrayRef<Operation *> group);
+  bool chunksServeCommunications(ArrayRef<Operation *> group, int64_t chunks,
+                                 const DenseSet<Value> &slotted);
   /// Values a pipeline reads or writes chunk by chunk.
   DenseSet<Value> chunked;
   LogicalResult emitCommunication(Operation *op, BufferFor bufferFor);
@@ -182,6 +187,23 @@ Value HostLowering::chunkOf(Location loc, Value buffer, Value index,
                                        static_cast<uint64_t>(chunks));
 }
 
+/// Slot `index` of `slots` (the chunks of one value, outermost), without
+/// the slot dim.
+Value HostLowering::slotOf(Location loc, Value slots, Value index) {
+  auto type = cast<MemRefType>(slots.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+  offsets.front() = index;
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(builder.getContext(), type.getShape());
+  sizes.front() = builder.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+  auto view = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides);
+  return memref::SubViewOp::create(builder, loc, cast<MemRefType>(view), slots,
+                                   offsets, sizes, strides);
+}
+
 /// Communications that move data are posted into a fresh output; all_slice
 /// moves none: each rank views the block its team index selects.
 LogicalResult HostLowering::lowerCommunication(Operation *op) {
@@ -206,9 +228,10 @@ LogicalResult HostLowering::lowerCommunication(Operation *op) {
 /// The number of stream chunks `op` can be run in, one chunk per pipeline
 /// step, if any: its result is stream-split, and every operand holding the
 /// same data is split into the same chunks (a library call's other operands
-/// are read whole). A communication qualifies when the chunks are dense
-/// pieces of its buffers (the stream dim outermost) and it moves blocks of
-/// another dim. Records the values to chunk.
+/// are read whole). A communication qualifies when it moves blocks of
+/// another dim than the stream dim; whether its chunk buffers suit the
+/// library is checked once the whole pipeline is known. Records the values
+/// to chunk.
 std::optional<int64_t> HostLowering::getPipelineChunks(Operation *op) {
   bool library = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>();
   if (!library && !isa<AllgatherOp, AllreduceOp, ReduceScatterOp, AllToAllOp>(op))
@@ -240,34 +263,90 @@ std::optional<int64_t> HostLowering::getPipelineChunks(Operation *op) {
       split.push_back(operand);
     }
   } else {
-    auto comm = cast<CommunicationOpInterface>(op);
-    Value operand = op->getOperand(0);
-    ShardingAttr source = getSharding(operand);
-    if (source.getStreamDim() != dim || source.getStreamChunks() != chunks)
+    if (!cast<CommunicationOpInterface>(op).getChunkwiseStreamDim())
       return std::nullopt;
-    for (auto [value, resultSide] : {std::pair<Value, bool>{operand, false},
-                                     {result, true}}) {
-      ShardingAttr side = getSharding(value);
-      auto type = cast<RankedTensorType>(value.getType());
-      if (comm.getBlockDim(resultSide) == dim ||
-          !servesCommunication(Layout::of(side),
-                               side.getLocalShape(type.getShape()), dim))
-        return std::nullopt;
-    }
-    split.push_back(operand);
+    split.push_back(op->getOperand(0));
   }
   chunked.insert(split.begin(), split.end());
   return chunks;
 }
 
+DenseSet<Value> HostLowering::getSlotValues(ArrayRef<Operation *> group) {
+  DenseSet<Value> slotted;
+  for (Operation *op : group) {
+    Value result = op->getResult(0);
+    ShardingAttr sharding = getSharding(result);
+    if (sharding.getStreamChunked() && !sharding.statesLayout() &&
+        llvm::all_of(result.getUsers(), [&](Operation *user) {
+          return llvm::is_contained(group, user);
+        }))
+      slotted.insert(result);
+  }
+  return slotted;
+}
+
+/// Whether every communication of `group` can run on its chunk buffers: a
+/// chunk must be one contiguous piece (a slot, or a chunk of the stream dim
+/// outermost in its buffer) with the dim whose blocks it moves outermost.
+bool HostLowering::chunksServeCommunications(ArrayRef<Operation *> group,
+                                             int64_t chunks,
+                                             const DenseSet<Value> &slotted) {
+  return llvm::all_of(group, [&](Operation *op) {
+    auto comm = dyn_cast<CommunicationOpInterface>(op);
+    if (!comm)
+      return true;
+    for (auto [value, resultSide] : {std::pair<Value, bool>{op->getOperand(0), false},
+                                     {op->getResult(0), true}}) {
+      ShardingAttr sharding = getSharding(value);
+      int64_t dim = *sharding.getStreamDim();
+      SmallVector<int64_t> shape = sharding.getLocalShape(
+          cast<RankedTensorType>(value.getType()).getShape());
+      std::optional<int64_t> blockDim = comm.getBlockDim(resultSide);
+      // A slot is a row-major chunk of its own.
+      if (slotted.contains(value)) {
+        shape[dim] /= chunks;
+        if (!servesCommunication(Layout::rowMajor(shape.size()), shape,
+                                 blockDim))
+          return false;
+      } else if (!servesChunkwiseCommunication(Layout::of(sharding), shape,
+                                               dim, chunks, blockDim)) {
+        return false;
+      }
+    }
+    return true;
+  });
+}
+
 /// Runs `group` chunk by chunk in a loop whose iterations may run on
 /// different streams (`hostir.stream_parallel`; hostir-assign-streams
-/// gives them streams).
+/// gives them streams). Values that live only inside the group get one
+/// contiguous slot per chunk, so each step owns its staging buffer. When a
+/// communication's chunks do not suit its library the group runs whole.
 LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
                                           int64_t chunks) {
   Location loc = group.front()->getLoc();
-  for (Operation *op : group)
-    buffers.map(op->getResult(0), allocate(loc, op->getResult(0)));
+  DenseSet<Value> slotted = getSlotValues(group);
+  if (!chunksServeCommunications(group, chunks, slotted)) {
+    for (Operation *op : group)
+      if (failed(lower(op)))
+        return failure();
+    return success();
+  }
+  DenseMap<Value, Value> slots;
+  for (Operation *op : group) {
+    Value result = op->getResult(0);
+    if (!slotted.contains(result)) {
+      buffers.map(result, allocate(loc, result));
+      continue;
+    }
+    auto whole = getLocalBufferType(cast<RankedTensorType>(result.getType()));
+    SmallVector<int64_t> shape(whole.getShape());
+    shape[*getSharding(result).getStreamDim()] /= chunks;
+    shape.insert(shape.begin(), chunks);
+    slots[result] = hostir::AllocateOp::create(
+        builder, loc, MemRefType::get(shape, whole.getElementType()),
+        ValueRange(), hostir::MemoryKind::Device, /*zeroed=*/false);
+  }
   auto loop = scf::ForOp::create(builder, loc, index(loc, 0),
                                  index(loc, chunks), index(loc, 1));
   loop->setAttr(hostir::HostIRDialect::getStreamParallelAttrName(),
@@ -281,8 +360,10 @@ LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
       return bufferOf(value);
     Value &view = chunkOfValue[value];
     if (!view)
-      view = chunkOf(loc, bufferOf(value), step,
-                     *getSharding(value).getStreamDim(), chunks);
+      view = slots.count(value)
+                 ? slotOf(loc, slots.lookup(value), step)
+                 : chunkOf(loc, bufferOf(value), step,
+                           *getSharding(value).getStreamDim(), chunks);
     return view;
   };
   for (Operation *op : group) {

@@ -10,7 +10,9 @@
 // CHECK-LABEL: func.func @row_parallel_linear
 // CHECK-SAME: (%[[X:.*]]: memref<8x32xf32>, %[[W:.*]]: memref<16x32xf32>) -> memref<8x16xf32>
 // CHECK: %[[RANK:.*]] = hostir.rank
-// CHECK: %[[P:.*]] = hostir.allocate device : memref<8x16xf32>
+// The partial result lives only inside the loop: one contiguous slot per
+// chunk, each step writing and reducing its own.
+// CHECK: %[[P:.*]] = hostir.allocate device : memref<4x2x16xf32>
 // CHECK: %[[Y:.*]] = hostir.allocate device : memref<8x16xf32>
 // CHECK: %[[MAIN:.*]] = hostir.get_current_stream
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
@@ -22,7 +24,7 @@
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT: %[[T:.*]] = hostir.stream_from_pool %[[J]]
 // CHECK-NEXT: hostir.set_current_stream %[[T]]
-// CHECK-DAG: %[[PJ:.*]] = hostir.alias_select %[[P]][%[[J]]] dim = 0 chunks = 4 : memref<8x16xf32> -> memref<2x16xf32, strided<[16, 1], offset: ?>>
+// CHECK-DAG: %[[PJ:.*]] = memref.subview %[[P]][%[[J]], 0, 0] [1, 2, 16] [1, 1, 1] : memref<4x2x16xf32> to memref<2x16xf32, strided<[16, 1], offset: ?>>
 // CHECK-DAG: %[[XJ:.*]] = hostir.alias_select %[[X]][%[[J]]] dim = 0 chunks = 4 : memref<8x32xf32> -> memref<2x32xf32, strided<[32, 1], offset: ?>>
 // CHECK: hostir.linear %[[XJ]], %[[W]], %[[PJ]] : memref<2x32xf32, strided<[32, 1], offset: ?>>, memref<16x32xf32>, memref<2x16xf32, strided<[16, 1], offset: ?>>
 // CHECK: %[[YJ:.*]] = hostir.alias_select %[[Y]][%[[J]]] dim = 0 chunks = 4

@@ -60,17 +60,28 @@ LogicalResult mlir::fuser::verifyDecomposedStage(func::FuncOp function) {
   return success(ok);
 }
 
+bool mlir::fuser::bufferServesCommunication(CommunicationOpInterface comm,
+                                      bool resultSide) {
+  Value value = resultSide ? comm->getResult(0) : comm->getOperand(0);
+  ShardingAttr sharding = getSharding(value);
+  SmallVector<int64_t> local = sharding.getLocalShape(
+      cast<RankedTensorType>(value.getType()).getShape());
+  Layout layout = Layout::of(sharding);
+  std::optional<int64_t> outerDim = comm.getBlockDim(resultSide);
+  if (std::optional<int64_t> stream = comm.getChunkwiseStreamDim();
+      stream && servesChunkwiseCommunication(layout, local, *stream,
+                                             sharding.getStreamChunks(),
+                                             outerDim))
+    return true;
+  return servesCommunication(layout, local, outerDim);
+}
+
 LogicalResult mlir::fuser::verifyLaidOutStage(func::FuncOp function) {
   bool ok = true;
   function.walk([&](CommunicationOpInterface comm) {
-    for (auto [side, value] : {std::pair<StringRef, Value>{"operand", comm->getOperand(0)},
-                               {"result", comm->getResult(0)}}) {
+    for (StringRef side : {"operand", "result"}) {
       std::optional<int64_t> outerDim = comm.getBlockDim(side == "result");
-      ShardingAttr sharding = getSharding(value);
-      auto type = cast<RankedTensorType>(value.getType());
-      Layout layout = Layout::of(sharding);
-      if (servesCommunication(layout, sharding.getLocalShape(type.getShape()),
-                              outerDim))
+      if (bufferServesCommunication(comm, side == "result"))
         continue;
       InFlightDiagnostic diag = comm->emitError("the ")
                                 << side << " buffer is not laid out for the "

@@ -70,6 +70,17 @@ bool mlir::fuser::servesCommunication(const Layout &current,
   return true;
 }
 
+bool mlir::fuser::servesChunkwiseCommunication(const Layout &current,
+                                               ArrayRef<int64_t> localShape,
+                                               int64_t streamDim,
+                                               int64_t chunks,
+                                               std::optional<int64_t> outerDim) {
+  SmallVector<int64_t> chunk(localShape);
+  chunk[streamDim] /= chunks;
+  return servesCommunication(current, localShape, streamDim) &&
+         servesCommunication(current, chunk, outerDim);
+}
+
 MemRefType mlir::fuser::getLocalBufferType(RankedTensorType type) {
   ShardingAttr sharding = getSharding(type);
   SmallVector<int64_t> shape(type.getShape());

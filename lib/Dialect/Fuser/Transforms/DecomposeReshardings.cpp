@@ -46,6 +46,36 @@ static void splitPartialLinearBias(LinearOp linear) {
   linear.erase();
 }
 
+static int64_t getNumElements(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
+}
+
+/// Whether converting `op`'s single result moves fewer elements than
+/// converting the operands that are not placed as `required`, so a
+/// row-parallel linear followed by a reduce-scatter moves its result rather
+/// than its input and weight. Ties (and single-input single-output ops)
+/// go to after: the op then computes on data already in place.
+static bool movesLessAfter(Operation *op, ArrayRef<ShardingAttr> required) {
+  if (op->getNumResults() != 1)
+    return false;
+  int64_t before = 0;
+  DenseSet<std::pair<Value, Attribute>> moved;
+  for (auto [operand, sharding] : llvm::zip_equal(op->getOperands(), required)) {
+    if (!sharding || getSharding(operand).hasSamePlacement(sharding) ||
+        !moved.insert({operand, sharding}).second)
+      continue;
+    int64_t elements = getNumElements(operand);
+    if (ShapedType::isDynamic(elements))
+      return op->getNumOperands() == 1;
+    before += elements;
+  }
+  int64_t after = getNumElements(op->getResult(0));
+  if (ShapedType::isDynamic(after))
+    return op->getNumOperands() == 1;
+  return after <= before;
+}
+
 namespace {
 class Decomposition {
 public:
@@ -99,6 +129,22 @@ FailureOr<bool> Decomposition::reshardAfter(ShardingRuleOpInterface op) {
   return true;
 }
 
+/// The sharding an operand is moved to: the placement the op requires,
+/// keeping the operand's stream split when the move leaves the stream dim's
+/// mesh axes alone (its chunks then hold the same data before and after, so
+/// a pipeline can move them one by one).
+static ShardingAttr withOperandStream(Value operand, ShardingAttr required) {
+  ShardingAttr current = getSharding(operand);
+  std::optional<int64_t> dim = current.getStreamDim();
+  if (!dim || current.getMesh() != required.getMesh() ||
+      current.getDimAxes(*dim) != required.getDimAxes(*dim))
+    return required;
+  ShardingAttr streamed =
+      required.withStream(dim, current.getStreamChunks(), /*chunked=*/false);
+  auto type = cast<RankedTensorType>(operand.getType());
+  return streamed.checkShape(type.getShape()).empty() ? streamed : required;
+}
+
 LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
                                            ArrayRef<ShardingAttr> required) {
   OpBuilder builder(op);
@@ -111,7 +157,8 @@ LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
     Value &converted = moved[{operand.get(), sharding}];
     if (!converted) {
       FailureOr<Value> emitted =
-          emitReshard(builder, op->getLoc(), operand.get(), sharding);
+          emitReshard(builder, op->getLoc(), operand.get(),
+                      withOperandStream(operand.get(), sharding));
       if (failed(emitted))
         return failure();
       converted = *emitted;
@@ -141,9 +188,9 @@ LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
   if (succeeded(required) && hasRequiredPlacements(op, *required))
     return success();
 
-  bool singleInOut = op->getNumOperands() == 1 && op->getNumResults() == 1;
   bool preferAfter = placement == ReshardPlacement::After ||
-                     (placement == ReshardPlacement::Auto && singleInOut);
+                     (placement == ReshardPlacement::Auto &&
+                      (failed(required) || movesLessAfter(op, *required)));
   if (preferAfter || failed(required)) {
     FailureOr<bool> done = reshardAfter(op);
     if (failed(done))

@@ -19,15 +19,30 @@ static RankedTensorType withLayoutType(Type type, const Layout &layout) {
 }
 
 /// Whether `value`, laid out as its sharding says, serves `comm`; if not,
-/// the layout it needs.
+/// the layout it needs. A communication host lowering runs chunk by chunk
+/// is best served chunk by chunk: the stream dim outermost, then the block
+/// dim, which works when a chunk holds one index of the stream dim or the
+/// block dim needs no reordering. Otherwise the whole buffer must serve it
+/// (the lowering then stages chunks in slots of their own, or runs the
+/// communication whole).
 static std::optional<Layout> neededLayout(CommunicationOpInterface comm,
                                           Value value, bool resultSide) {
   ShardingAttr sharding = getSharding(value);
-  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> local = sharding.getLocalShape(
+      cast<RankedTensorType>(value.getType()).getShape());
   Layout current = Layout::of(sharding);
   std::optional<int64_t> outerDim = comm.getBlockDim(resultSide);
-  if (servesCommunication(current, sharding.getLocalShape(type.getShape()),
-                          outerDim))
+  if (std::optional<int64_t> stream = comm.getChunkwiseStreamDim()) {
+    int64_t chunks = sharding.getStreamChunks();
+    if (servesChunkwiseCommunication(current, local, *stream, chunks, outerDim))
+      return std::nullopt;
+    Layout chunkwise =
+        communicationLayout(communicationLayout(current, outerDim), *stream);
+    if (servesChunkwiseCommunication(chunkwise, local, *stream, chunks,
+                                     outerDim))
+      return chunkwise;
+  }
+  if (servesCommunication(current, local, outerDim))
     return std::nullopt;
   return communicationLayout(current, outerDim);
 }

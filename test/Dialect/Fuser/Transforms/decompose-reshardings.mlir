@@ -78,8 +78,8 @@ func.func @nested_gather(%x: tensor<8x8xf32, #fuser.sharding<#mesh, [[0, 1], []]
 
 // -----
 
-// A single-input single-output op reshards after itself by default (it
-// computes on the split data), before itself when asked.
+// By default an op reshards where fewer elements move; on a tie after
+// itself (it then computes on the split data). Before itself when asked.
 // CHECK-LABEL: func.func @exp_then_gather
 // CHECK: %[[E:.*]] = fuser.exp %{{.*}} : {{.*}} -> {{.*}}{{\[}}[0], []]>>
 // CHECK: fuser.comm.allgather %[[E]] axis = 0
@@ -97,11 +97,11 @@ func.func @exp_then_gather(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>
 
 // -----
 
-// Ops with several operands reshard before themselves by default; after
-// only when asked and the operands agree on where the result would be.
+// A value an op reads twice moves once: gathering the operand moves as
+// many elements as gathering the result, so the add computes on split data.
 // CHECK-LABEL: func.func @add_operands
-// CHECK: %[[G:.*]] = fuser.comm.allgather %{{.*}} axis = 0
-// CHECK: fuser.add %[[G]], %[[G]]
+// CHECK: %[[S:.*]] = fuser.add %{{.*}}, %{{.*}} : {{.*}} -> {{.*}}{{\[}}[0], []]>>
+// CHECK: fuser.comm.allgather %[[S]] axis = 0
 // BEFORE-LABEL: func.func @add_operands
 // BEFORE: fuser.comm.allgather
 // BEFORE: fuser.add
@@ -112,6 +112,43 @@ func.func @exp_then_gather(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>
 func.func @add_operands(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> {
   %0 = fuser.add %x, %x : (tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>, tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
   return %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// A broadcast makes its result larger than its operand: gathering the
+// operand first moves fewer elements.
+// CHECK-LABEL: func.func @gather_then_broadcast
+// CHECK: %[[G:.*]] = fuser.comm.allgather %{{.*}} axis = 0
+// CHECK: fuser.broadcast %[[G]]
+// AFTER-LABEL: func.func @gather_then_broadcast
+// AFTER: fuser.broadcast
+// AFTER: fuser.comm.allgather
+#mesh = #fuser.mesh<[2]>
+func.func @gather_then_broadcast(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.broadcast %x dims = [0] : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %0 : tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// GEMM+RS: a row-parallel linear whose result is split by rows reduces and
+// scatters its result rather than moving its input and weight, which hold
+// more elements.
+// CHECK-LABEL: func.func @row_parallel_then_scatter
+// CHECK: %[[P:.*]] = fuser.linear %{{.*}}, %{{.*}} : ({{.*}}, {{.*}}) -> tensor<16x32xf32, {{.*}}partial = {0 : sum}>>
+// CHECK: fuser.comm.reduce_scatter %[[P]] axis = 0
+// BEFORE-LABEL: func.func @row_parallel_then_scatter
+// BEFORE: fuser.comm.all_to_all
+// BEFORE: fuser.comm.allgather
+// BEFORE: fuser.linear
+#mesh = #fuser.mesh<[2]>
+func.func @row_parallel_then_scatter(
+    %x: tensor<16x64xf32, #fuser.sharding<#mesh, [[], [0]]>>,
+    %w: tensor<32x64xf32, #fuser.sharding<#mesh, [[], [0]]>>)
+    -> tensor<16x32xf32, #fuser.sharding<#mesh, [[0], []]>> {
+  %y = fuser.linear %x, %w : (tensor<16x64xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<32x64xf32, #fuser.sharding<#mesh, [[], [0]]>>) -> tensor<16x32xf32, #fuser.sharding<#mesh, [[0], []]>>
+  return %y : tensor<16x32xf32, #fuser.sharding<#mesh, [[0], []]>>
 }
 
 // -----

@@ -112,3 +112,31 @@ func.func @all_to_all_sides(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]
   %1 = fuser.exp %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
   return
 }
+
+// -----
+
+// A communication host lowering runs chunk by chunk needs each chunk to
+// serve it, not the whole buffer: with the stream dim outermost and one
+// index of it per chunk, the gathered dim is outermost in every chunk.
+// CHECK-LABEL: func.func @chunkwise_compliant
+// CHECK-NOT: fuser.set
+// CHECK: fuser.comm.allgather %{{.*}} axis = 0 : {{.*}}{{\[}}[], [0], []], stream = {0 : 4}>> -> {{.*}}{{\[}}[], [], []], stream = {0 : 4}>>
+// CHECK-NOT: fuser.set
+#mesh = #fuser.mesh<[2]>
+func.func @chunkwise_compliant(%x: tensor<4x2x8xf32, #fuser.sharding<#mesh, [[], [0], []], stream = {0 : 4}>>) -> tensor<4x2x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {0 : 4}>> {
+  %0 = fuser.comm.allgather %x axis = 0 : tensor<4x2x8xf32, #fuser.sharding<#mesh, [[], [0], []], stream = {0 : 4}>> -> tensor<4x2x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {0 : 4}>>
+  return %0 : tensor<4x2x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {0 : 4}>>
+}
+
+// -----
+
+// Chunks of the stream dim become dense when it moves outermost, followed
+// by the gathered dim: the free result takes that order.
+// CHECK-LABEL: func.func @chunkwise_reordered
+// CHECK: fuser.comm.allgather %{{.*}} axis = 0 : {{.*}} -> {{.*}}{{\[}}[], [], []], stream = {1 : 4}, order = [1, 0, 2]>>
+#mesh = #fuser.mesh<[2]>
+func.func @chunkwise_reordered(%x: tensor<2x4x8xf32, #fuser.sharding<#mesh, [[0], [], []], stream = {1 : 4}>>) {
+  %0 = fuser.comm.allgather %x axis = 0 : tensor<2x4x8xf32, #fuser.sharding<#mesh, [[0], [], []], stream = {1 : 4}>> -> tensor<2x4x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {1 : 4}>>
+  %1 = fuser.exp %0 : tensor<2x4x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {1 : 4}>> -> tensor<2x4x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {1 : 4}>>
+  return
+}

@@ -8,6 +8,8 @@
 #ifndef FUSER_DIALECT_FUSER_ANALYSIS_STAGECONTRACTS_H
 #define FUSER_DIALECT_FUSER_ANALYSIS_STAGECONTRACTS_H
 
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::fuser {
@@ -21,8 +23,15 @@ FailureOr<bool> verifyPropagatedStage(func::FuncOp function);
 /// ops, each verified to change one mesh axis.
 LogicalResult verifyDecomposedStage(func::FuncOp function);
 
+/// Whether the operand's (`resultSide` false) or result's buffer of `comm`,
+/// laid out as its sharding says, serves the communication: contiguous with
+/// the block dim outermost, either as a whole or, for a communication run
+/// chunk by chunk, in every chunk.
+bool bufferServesCommunication(CommunicationOpInterface comm, bool resultSide);
+
 /// `laid-out`: every communication buffer is contiguous, with the dim the
-/// communication concatenates or splits outermost.
+/// communication concatenates or splits outermost (in each chunk, for a
+/// communication run chunk by chunk).
 LogicalResult verifyLaidOutStage(func::FuncOp function);
 
 /// Where segmentation puts an op: compute runs in a kernel; a view that

@@ -48,6 +48,15 @@ Layout communicationLayout(const Layout &current,
 bool servesCommunication(const Layout &current, ArrayRef<int64_t> localShape,
                          std::optional<int64_t> outerDim);
 
+/// Whether a buffer of `localShape` laid out as `current` serves a
+/// communication run chunk by chunk along `streamDim`: every one of the
+/// `chunks` chunks is one contiguous piece (the stream dim outermost) that
+/// serves the communication on its own.
+bool servesChunkwiseCommunication(const Layout &current,
+                                  ArrayRef<int64_t> localShape,
+                                  int64_t streamDim, int64_t chunks,
+                                  std::optional<int64_t> outerDim);
+
 /// The per-rank buffer of a tensor: its local shape (global without a
 /// sharding) and strides from its layout; a dim that is not contiguous has
 /// a dynamic stride, as have all dims outside it, and a dynamic offset.

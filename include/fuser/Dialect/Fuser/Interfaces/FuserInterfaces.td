@@ -84,6 +84,24 @@ def Fuser_CommunicationOpInterface : OpInterface<"CommunicationOpInterface"> {
       }],
       "std::optional<int64_t>", "getBlockDim", (ins "bool":$resultSide), "",
       [{ return std::nullopt; }]>,
+    InterfaceMethod<[{
+        The dim along which host lowering runs the communication chunk by
+        chunk: operand and result are stream-split alike on a dim whose
+        blocks it does not move, so chunk i of the result comes from chunk i
+        of the operand. Each chunk's buffer must then serve the library on
+        its own.
+      }],
+      "std::optional<int64_t>", "getChunkwiseStreamDim", (ins), "",
+      [{
+        auto source = ::mlir::fuser::getSharding($_op->getOperand(0));
+        auto result = ::mlir::fuser::getSharding($_op->getResult(0));
+        std::optional<int64_t> dim = source ? source.getStreamDim() : std::nullopt;
+        if (!dim || !result || result.getStreamDim() != dim ||
+            result.getStreamChunks() != source.getStreamChunks() ||
+            $_op.getBlockDim(false) == dim || $_op.getBlockDim(true) == dim)
+          return std::nullopt;
+        return dim;
+      }]>,
   ];
 }
 

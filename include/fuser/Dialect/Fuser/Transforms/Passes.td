@@ -58,8 +58,29 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
            /*default=*/"\"auto\"",
            "Where to move data for a resharding op: 'before' (convert its "
            "operands), 'after' (convert its result, when its operands agree), "
-           "or 'auto' (after for single-input single-output ops, else before)">
+           "or 'auto' (whichever moves fewer elements; after on a tie)">
   ];
+}
+
+def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
+  let summary = "Give the mesh axis of a pipelined allgather or reduce_scatter its own dim";
+  let description = [{
+    Contract. Reads: a `decomposed` function. Writes: reshapes and the
+    types of the communications and linears it rewrites; the function stays
+    `decomposed` and computes the same values.
+
+    A stream split chunks the local piece of a dim, so step i of a pipelined
+    allgather of that dim moves chunk i of every rank's block, rows that are
+    strided across the gathered dim. For an allgather over mesh axis `a` (of
+    n ranks) of a value stream-split on the gathered dim, whose every user
+    is a linear reading it as its input, and for a reduce_scatter into such
+    a value of the partial result of a linear, the dim [M] is reshaped into
+    [n, M/n] around the communication and the linears: the axis splits the
+    outer dim and the stream split chunks the inner one on both sides, so
+    each pipeline step moves and computes one chunk of a whole dim. The
+    rewritten values state no layout; values that do are left alone.
+  }];
+  let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
 
 def ReorderShardedAxis : Pass<"fuser-reorder-sharded-axis", "func::FuncOp"> {
