@@ -30,6 +30,7 @@ void ::fuser::buildFuserToHostIRPipeline(
   pm.addNestedPass<func::FuncOp>(passes::createVerifyStage(segmented));
   passes::LowerFuserToHostIROptions lower;
   lower.backend = options.backend;
+  lower.pipelining = options.pipelining;
   pm.addPass(passes::createLowerFuserToHostIR(lower));
   mlir::hostir::AssignStreamsOptions assign;
   assign.streams = options.streams;

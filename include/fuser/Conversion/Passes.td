@@ -21,16 +21,20 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     strides otherwise, stride 0 for repeated data).
     The kernel module stays as it is.
 
-    Consecutive library calls and allreduces stream-split into the same
-    chunks are pipelined: one loop runs them chunk by chunk on alias_select
-    views, marked `hostir.stream_parallel` for hostir-assign-streams
-    (docs/stream-pipelining.md).
+    Consecutive ops stream-split into the same chunks (library calls, and
+    communications that move blocks of another dim than the stream dim) are
+    pipelined: one loop runs them chunk by chunk, marked
+    `hostir.stream_parallel` for hostir-assign-streams. Values that live
+    only inside the loop get one contiguous slot per chunk. With
+    `pipelining=ring`, an allgather read by linears and a linear whose
+    partial result is reduce-scattered (in the form fuser-expose-pipelined-axes
+    gives them) run as point-to-point steps between team members instead:
+    coalesced send/recv for nccl and mpi, shared buffers, copies and
+    signals for cuda_ipc (docs/stream-pipelining.md).
 
-    Not yet: pipelining communications that move blocks of a dim
-    (AG+GEMM, GEMM+RS) and the p2p ring; send_recv between meshes and views of
-    non-row-major reshapes or dynamic strides (reported as errors); and
-    guarding ops by mesh membership, which programs whose ranks are not all
-    on one mesh need.
+    Not yet: send_recv between meshes and views of non-row-major reshapes
+    or dynamic strides (reported as errors); and guarding ops by mesh
+    membership, which programs whose ranks are not all on one mesh need.
   }];
   let dependentDialects = ["::mlir::hostir::HostIRDialect",
                            "::mlir::memref::MemRefDialect",
@@ -39,7 +43,12 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
   let options = [
     Option<"backend", "backend", "std::string", /*default=*/"\"nccl\"",
-           "Communication library: nccl, mpi or cuda_ipc">
+           "Communication library: nccl, mpi or cuda_ipc">,
+    Option<"pipelining", "pipelining", "std::string",
+           /*default=*/"\"collective\"",
+           "How pipelined allgathers and reduce_scatters move chunks: "
+           "'collective' (one collective per chunk) or 'ring' (point-to-point "
+           "steps between team members)">
   ];
 }
 

@@ -21,6 +21,11 @@ struct FuserToHostIRPipelineOptions
       *this, "reshard-placement",
       llvm::cl::desc("Where resharding moves data: auto, before or after"),
       llvm::cl::init("auto")};
+  Option<std::string> pipelining{
+      *this, "pipelining",
+      llvm::cl::desc("How pipelined allgathers and reduce_scatters move "
+                     "chunks: collective or ring"),
+      llvm::cl::init("collective")};
   Option<int64_t> streams{
       *this, "streams",
       llvm::cl::desc("Pool streams of pipelined loops (0: one per chunk)"),

@@ -1,7 +1,8 @@
 //===- LowerFuserToHostIR.cpp - segmented functions to host programs ------===//
 
+#include "HostLowering.h"
+
 #include "fuser/Conversion/Passes.h"
-#include "fuser/Dialect/Fuser/IR/Fuser.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -18,60 +19,6 @@ namespace mlir::fuser {
 using namespace mlir;
 using namespace mlir::fuser;
 
-namespace {
-/// Builds the host program of one segmented function.
-class HostLowering {
-public:
-  HostLowering(func::FuncOp function, hostir::Backend backend)
-      : function(function), backend(backend), builder(function) {}
-  LogicalResult run();
-
-private:
-  LogicalResult lower(Operation *op);
-  /// Gives the buffer (or the chunk of it) an op reads or writes.
-  using BufferFor = function_ref<Value(Value)>;
-
-  LogicalResult lowerCommunication(Operation *op);
-  Value chunkOf(Location loc, Value buffer, Value index, int64_t dim,
-                int64_t chunks);
-  Value slotOf(Location loc, Value slots, Value index);
-  std::optional<int64_t> getPipelineChunks(Operation *op);
-  LogicalResult lowerPipeline(ArrayRef<Operation *> group, int64_t chunks);
-  /// Values of `group` that live only inside it and hold one chunk per step.
-  DenseSet<Value> getSlotValues(ArrayRef<Operation *> group);
-  bool chunksServeCommunications(ArrayRef<Operation *> group, int64_t chunks,
-                                 const DenseSet<Value> &slotted);
-  /// Values a pipeline reads or writes chunk by chunk.
-  DenseSet<Value> chunked;
-  LogicalResult emitCommunication(Operation *op, BufferFor bufferFor);
-  LogicalResult emitLibraryCall(Operation *op, BufferFor bufferFor);
-  template <typename HostOp, typename... Attributes>
-  LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
-                     int64_t axis, Attributes... attributes);
-  LogicalResult lowerView(Operation *op);
-
-  Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
-  /// A fresh device buffer for the local piece of `tensor`.
-  Value allocate(Location loc, Value tensor) {
-    return hostir::AllocateOp::create(
-        builder, loc,
-        getLocalBufferType(cast<RankedTensorType>(tensor.getType())),
-        ValueRange(), hostir::MemoryKind::Device, /*zeroed=*/false);
-  }
-  Value index(Location loc, int64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  }
-  /// The executing rank's team along `axis` of `mesh`.
-  Value team(Location loc, MeshAttr mesh, int64_t axis);
-
-  func::FuncOp function;
-  hostir::Backend backend;
-  OpBuilder builder;
-  IRMapping buffers;
-  Block *entry = nullptr;
-  Value rank;
-};
-} // namespace
 
 Value HostLowering::team(Location loc, MeshAttr mesh, int64_t axis) {
   // The rank is the program's: computed once at its entry.
@@ -168,42 +115,6 @@ LogicalResult HostLowering::emitLibraryCall(Operation *op,
   return op->emitError("no host library call for this op");
 }
 
-/// A view of chunk `index` of `buffer` split along `dim` into `chunks`.
-Value HostLowering::chunkOf(Location loc, Value buffer, Value index,
-                            int64_t dim, int64_t chunks) {
-  auto type = cast<MemRefType>(buffer.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] /= chunks;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  // Local buffers always have strides: identity or strided layouts.
-  (void)type.getStridesAndOffset(strides, offset);
-  auto view = MemRefType::get(
-      shape, type.getElementType(),
-      StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic,
-                             strides));
-  return hostir::AliasSelectOp::create(builder, loc, view, buffer, index,
-                                       static_cast<uint64_t>(dim),
-                                       static_cast<uint64_t>(chunks));
-}
-
-/// Slot `index` of `slots` (the chunks of one value, outermost), without
-/// the slot dim.
-Value HostLowering::slotOf(Location loc, Value slots, Value index) {
-  auto type = cast<MemRefType>(slots.getType());
-  int64_t rank = type.getRank();
-  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
-  offsets.front() = index;
-  SmallVector<OpFoldResult> sizes =
-      getAsIndexOpFoldResult(builder.getContext(), type.getShape());
-  sizes.front() = builder.getIndexAttr(1);
-  SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
-  auto view = memref::SubViewOp::inferRankReducedResultType(
-      type.getShape().drop_front(), type, offsets, sizes, strides);
-  return memref::SubViewOp::create(builder, loc, cast<MemRefType>(view), slots,
-                                   offsets, sizes, strides);
-}
-
 /// Communications that move data are posted into a fresh output; all_slice
 /// moves none: each rank views the block its team index selects.
 LogicalResult HostLowering::lowerCommunication(Operation *op) {
@@ -222,157 +133,6 @@ LogicalResult HostLowering::lowerCommunication(Operation *op) {
               chunkOf(loc, bufferOf(slice.getInput()), position,
                       *getSharding(result).getDimSplitBy(axis),
                       mesh.getAxisSize(axis)));
-  return success();
-}
-
-/// The number of stream chunks `op` can be run in, one chunk per pipeline
-/// step, if any: its result is stream-split, and every operand holding the
-/// same data is split into the same chunks (a library call's other operands
-/// are read whole). A communication qualifies when it moves blocks of
-/// another dim than the stream dim; whether its chunk buffers suit the
-/// library is checked once the whole pipeline is known. Records the values
-/// to chunk.
-std::optional<int64_t> HostLowering::getPipelineChunks(Operation *op) {
-  bool library = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>();
-  if (!library && !isa<AllgatherOp, AllreduceOp, ReduceScatterOp, AllToAllOp>(op))
-    return std::nullopt;
-  Value result = op->getResult(0);
-  ShardingAttr sharding = getSharding(result);
-  if (!sharding || !sharding.getStreamDim())
-    return std::nullopt;
-  int64_t dim = *sharding.getStreamDim(), chunks = sharding.getStreamChunks();
-  SmallVector<Value> split{result};
-  if (library) {
-    ShardingRule rule = cast<ShardingRuleOpInterface>(op).getShardingRule();
-    if (rule.results.front()[dim].empty())
-      return std::nullopt;
-    int64_t factor = rule.results.front()[dim].front();
-    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-      const DimFactors &dims = rule.operands[index];
-      auto it = llvm::find_if(dims, [&](const SmallVector<int64_t, 2> &f) {
-        return llvm::is_contained(f, factor);
-      });
-      if (it == dims.end())
-        continue;
-      ShardingAttr other = getSharding(operand);
-      int64_t operandDim = it - dims.begin();
-      if (it->front() != factor || !other ||
-          other.getStreamDim() != operandDim ||
-          other.getStreamChunks() != chunks)
-        return std::nullopt;
-      split.push_back(operand);
-    }
-  } else {
-    if (!cast<CommunicationOpInterface>(op).getChunkwiseStreamDim())
-      return std::nullopt;
-    split.push_back(op->getOperand(0));
-  }
-  chunked.insert(split.begin(), split.end());
-  return chunks;
-}
-
-DenseSet<Value> HostLowering::getSlotValues(ArrayRef<Operation *> group) {
-  DenseSet<Value> slotted;
-  for (Operation *op : group) {
-    Value result = op->getResult(0);
-    ShardingAttr sharding = getSharding(result);
-    if (sharding.getStreamChunked() && !sharding.statesLayout() &&
-        llvm::all_of(result.getUsers(), [&](Operation *user) {
-          return llvm::is_contained(group, user);
-        }))
-      slotted.insert(result);
-  }
-  return slotted;
-}
-
-/// Whether every communication of `group` can run on its chunk buffers: a
-/// chunk must be one contiguous piece (a slot, or a chunk of the stream dim
-/// outermost in its buffer) with the dim whose blocks it moves outermost.
-bool HostLowering::chunksServeCommunications(ArrayRef<Operation *> group,
-                                             int64_t chunks,
-                                             const DenseSet<Value> &slotted) {
-  return llvm::all_of(group, [&](Operation *op) {
-    auto comm = dyn_cast<CommunicationOpInterface>(op);
-    if (!comm)
-      return true;
-    for (auto [value, resultSide] : {std::pair<Value, bool>{op->getOperand(0), false},
-                                     {op->getResult(0), true}}) {
-      ShardingAttr sharding = getSharding(value);
-      int64_t dim = *sharding.getStreamDim();
-      SmallVector<int64_t> shape = sharding.getLocalShape(
-          cast<RankedTensorType>(value.getType()).getShape());
-      std::optional<int64_t> blockDim = comm.getBlockDim(resultSide);
-      // A slot is a row-major chunk of its own.
-      if (slotted.contains(value)) {
-        shape[dim] /= chunks;
-        if (!servesCommunication(Layout::rowMajor(shape.size()), shape,
-                                 blockDim))
-          return false;
-      } else if (!servesChunkwiseCommunication(Layout::of(sharding), shape,
-                                               dim, chunks, blockDim)) {
-        return false;
-      }
-    }
-    return true;
-  });
-}
-
-/// Runs `group` chunk by chunk in a loop whose iterations may run on
-/// different streams (`hostir.stream_parallel`; hostir-assign-streams
-/// gives them streams). Values that live only inside the group get one
-/// contiguous slot per chunk, so each step owns its staging buffer. When a
-/// communication's chunks do not suit its library the group runs whole.
-LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
-                                          int64_t chunks) {
-  Location loc = group.front()->getLoc();
-  DenseSet<Value> slotted = getSlotValues(group);
-  if (!chunksServeCommunications(group, chunks, slotted)) {
-    for (Operation *op : group)
-      if (failed(lower(op)))
-        return failure();
-    return success();
-  }
-  DenseMap<Value, Value> slots;
-  for (Operation *op : group) {
-    Value result = op->getResult(0);
-    if (!slotted.contains(result)) {
-      buffers.map(result, allocate(loc, result));
-      continue;
-    }
-    auto whole = getLocalBufferType(cast<RankedTensorType>(result.getType()));
-    SmallVector<int64_t> shape(whole.getShape());
-    shape[*getSharding(result).getStreamDim()] /= chunks;
-    shape.insert(shape.begin(), chunks);
-    slots[result] = hostir::AllocateOp::create(
-        builder, loc, MemRefType::get(shape, whole.getElementType()),
-        ValueRange(), hostir::MemoryKind::Device, /*zeroed=*/false);
-  }
-  auto loop = scf::ForOp::create(builder, loc, index(loc, 0),
-                                 index(loc, chunks), index(loc, 1));
-  loop->setAttr(hostir::HostIRDialect::getStreamParallelAttrName(),
-                builder.getUnitAttr());
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
-  Value step = loop.getInductionVar();
-  DenseMap<Value, Value> chunkOfValue;
-  auto bufferFor = [&](Value value) -> Value {
-    if (!chunked.contains(value))
-      return bufferOf(value);
-    Value &view = chunkOfValue[value];
-    if (!view)
-      view = slots.count(value)
-                 ? slotOf(loc, slots.lookup(value), step)
-                 : chunkOf(loc, bufferOf(value), step,
-                           *getSharding(value).getStreamDim(), chunks);
-    return view;
-  };
-  for (Operation *op : group) {
-    LogicalResult emitted = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()
-                                ? emitLibraryCall(op, bufferFor)
-                                : emitCommunication(op, bufferFor);
-    if (failed(emitted))
-      return failure();
-  }
   return success();
 }
 
@@ -473,6 +233,18 @@ LogicalResult HostLowering::lowerView(Operation *op) {
   return success();
 }
 
+void HostLowering::launch(Location loc, SymbolRefAttr kernel,
+                          ValueRange arguments, int64_t elements) {
+  // One thread per element, in blocks of 128; the code generator may tile
+  // differently within that grid.
+  constexpr int64_t threadsPerBlock = 128;
+  Value one = index(loc, 1);
+  hostir::LaunchOp::create(
+      builder, loc, kernel,
+      index(loc, (elements + threadsPerBlock - 1) / threadsPerBlock), one, one,
+      index(loc, threadsPerBlock), one, one, arguments, Value());
+}
+
 LogicalResult HostLowering::lower(Operation *op) {
   Location loc = op->getLoc();
   if (auto kernel = dyn_cast<KernelOp>(op)) {
@@ -487,14 +259,7 @@ LogicalResult HostLowering::lower(Operation *op) {
       if (type.hasStaticShape())
         elements = std::max(elements, type.getNumElements());
     }
-    // One thread per element of the largest output, in blocks of 128; the
-    // code generator may tile differently within that grid.
-    constexpr int64_t threadsPerBlock = 128;
-    Value one = index(loc, 1);
-    hostir::LaunchOp::create(
-        builder, loc, kernel.getKernel(),
-        index(loc, (elements + threadsPerBlock - 1) / threadsPerBlock), one,
-        one, index(loc, threadsPerBlock), one, one, arguments, Value());
+    launch(loc, kernel.getKernel(), arguments, elements);
     return success();
   }
   if (op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()) {
@@ -577,10 +342,20 @@ struct LowerFuserToHostIRPass
           << backend << "'";
       return signalPassFailure();
     }
+    std::optional<Pipelining> strategy =
+        llvm::StringSwitch<std::optional<Pipelining>>(pipelining)
+            .Case("collective", Pipelining::Collective)
+            .Case("ring", Pipelining::Ring)
+            .Default(std::nullopt);
+    if (!strategy) {
+      getOperation().emitError("pipelining must be collective or ring, got '")
+          << pipelining << "'";
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> functions(getOperation().getOps<func::FuncOp>());
     for (func::FuncOp function : functions)
       if (!function.isExternal() &&
-          failed(HostLowering(function, *chosen).run()))
+          failed(HostLowering(function, *chosen, *strategy).run()))
         return signalPassFailure();
   }
 };

@@ -61,3 +61,25 @@ func.func @after_join(%x: memref<8xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Peers reach a shared buffer through its IPC handles: it is freed after the
+// last signal or wait on them, not after the last local use.
+// CHECK-LABEL: func.func @shared_buffer
+// CHECK: %[[B:.*]] = hostir.allocate device : memref<8xf32>
+// CHECK: %[[H:.*]] = hostir.ipc_share %[[B]]
+// CHECK: hostir.copy %{{.*}}, %[[B]]
+// CHECK-NEXT: hostir.ipc_signal %[[H]]
+// CHECK-NEXT: hostir.ipc_wait %[[H]]
+// CHECK-NEXT: hostir.deallocate %[[B]]
+func.func @shared_buffer(%x: memref<8xf32>, %peer: index) {
+  %r = hostir.rank : index
+  %t = hostir.team %r mesh = #fuser.mesh<[2]> axes = [0] : !hostir.team<2>
+  %b = hostir.allocate device : memref<8xf32>
+  %h = hostir.ipc_share %b on %t : memref<8xf32>, !hostir.team<2>
+  hostir.copy %x, %b : memref<8xf32>, memref<8xf32>
+  hostir.ipc_signal %h[%peer] : !hostir.ipc_handles<memref<8xf32>>
+  hostir.ipc_wait %h[%peer] : !hostir.ipc_handles<memref<8xf32>>
+  return
+}

@@ -44,3 +44,17 @@ func.func @fuser_left(%x: tensor<8xf32>) {
   %0 = fuser.exp %x : tensor<8xf32> -> tensor<8xf32>
   return
 }
+
+// -----
+
+// Signalling a peer about a freed shared buffer uses it after the free.
+func.func @signal_after_free(%peer: index) {
+  %r = hostir.rank : index
+  %t = hostir.team %r mesh = #fuser.mesh<[2]> axes = [0] : !hostir.team<2>
+  %b = hostir.allocate device : memref<8xf32>
+  %h = hostir.ipc_share %b on %t : memref<8xf32>, !hostir.team<2>
+  hostir.deallocate %b : memref<8xf32>
+  // expected-error @+1 {{uses a buffer after it was freed (stage 'hostir')}}
+  hostir.ipc_signal %h[%peer] : !hostir.ipc_handles<memref<8xf32>>
+  return
+}

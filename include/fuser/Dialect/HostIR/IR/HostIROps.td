@@ -255,7 +255,9 @@ def HostIR_IpcSignalOp : HostIR_Op<"ipc_signal"> {
   let summary = "signal the semaphore of peer `peer`'s shared buffer";
   let description = [{
     Stream-ordered: fires when the current stream reaches it. Used to tell a
-    peer that data landed in (or a buffer was freed for) it.
+    peer that data is in place for it (or that it is done reading). Signals
+    count: the peer's n-th hostir.ipc_wait on this rank completes after the
+    n-th signal.
   }];
   let arguments = (ins HostIR_IpcHandlesType:$handles, Index:$peer);
   let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` qualified(type($handles))";
@@ -263,6 +265,10 @@ def HostIR_IpcSignalOp : HostIR_Op<"ipc_signal"> {
 
 def HostIR_IpcWaitOp : HostIR_Op<"ipc_wait"> {
   let summary = "make the current stream wait for peer `peer`'s signal";
+  let description = [{
+    Each wait consumes the next signal of `peer`, in the order the program
+    issues the waits; the host does not block.
+  }];
   let arguments = (ins HostIR_IpcHandlesType:$handles, Index:$peer);
   let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` qualified(type($handles))";
 }

@@ -18,8 +18,9 @@ namespace mlir::hostir {
 #define GEN_PASS_REGISTRATION
 #include "fuser/Dialect/HostIR/Transforms/Passes.h.inc"
 
-/// `buffer` and every view of it (view-like ops such as alias_select and
-/// memref views), followed transitively.
+/// `buffer` and every value that refers to its memory: views (view-like
+/// ops such as alias_select and memref views) and IPC handles, followed
+/// transitively.
 SmallVector<Value> getBufferAndViews(Value buffer);
 
 } // namespace mlir::hostir

@@ -1,0 +1,127 @@
+//===- HostLowering.h - building one host program ---------------*- C++ -*-===//
+//
+// Shared by the files of fuser-lower-to-hostir: the straight-line lowering
+// of segments (LowerFuserToHostIR.cpp), the collective-based stream
+// pipeline (StreamPipeline.cpp) and the p2p ring (RingPipeline.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIB_CONVERSION_FUSERTOHOSTIR_HOSTLOWERING_H
+#define LIB_CONVERSION_FUSERTOHOSTIR_HOSTLOWERING_H
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::fuser {
+
+/// The type of chunk i of a buffer of `type` split along `dim` into
+/// `chunks` (an hostir.alias_select view).
+MemRefType getChunkType(MemRefType type, int64_t dim, int64_t chunks);
+
+/// How stream-split groups that gather or scatter blocks are pipelined.
+enum class Pipelining { Collective, Ring };
+
+/// Builds the host program of one segmented function.
+class HostLowering {
+public:
+  HostLowering(func::FuncOp function, hostir::Backend backend,
+               Pipelining pipelining)
+      : function(function), backend(backend), pipelining(pipelining),
+        builder(function) {}
+  LogicalResult run();
+
+private:
+  LogicalResult lower(Operation *op);
+  /// Gives the buffer (or the chunk of it) an op reads or writes.
+  using BufferFor = function_ref<Value(Value)>;
+
+  LogicalResult lowerCommunication(Operation *op);
+  LogicalResult emitCommunication(Operation *op, BufferFor bufferFor);
+  LogicalResult emitLibraryCall(Operation *op, BufferFor bufferFor);
+  template <typename HostOp, typename... Attributes>
+  LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
+                     int64_t axis, Attributes... attributes);
+  LogicalResult lowerView(Operation *op);
+  /// Launches `kernel` over `arguments` with one thread per element of the
+  /// largest output.
+  void launch(Location loc, SymbolRefAttr kernel, ValueRange arguments,
+              int64_t elements);
+
+  // Collective-based stream pipelining (StreamPipeline.cpp).
+  std::optional<int64_t> getPipelineChunks(Operation *op);
+  LogicalResult lowerPipeline(ArrayRef<Operation *> group, int64_t chunks);
+  /// Values of `group` that live only inside it and hold one chunk per step.
+  DenseSet<Value> getSlotValues(ArrayRef<Operation *> group);
+  bool chunksServeCommunications(ArrayRef<Operation *> group, int64_t chunks,
+                                 const DenseSet<Value> &slotted);
+  Value chunkOf(Location loc, Value buffer, Value index, int64_t dim,
+                int64_t chunks);
+  Value slotOf(Location loc, Value slots, Value index);
+  /// A loop over `steps` pipeline steps whose iterations may run on
+  /// different streams (`hostir.stream_parallel`).
+  scf::ForOp createStreamParallelLoop(Location loc, int64_t steps);
+
+  // The p2p ring (RingPipeline.cpp).
+  struct Ring;
+  struct RingStep;
+  /// Lowers `group` as a ring when it has a ring form; false when not.
+  FailureOr<bool> lowerRing(ArrayRef<Operation *> group, int64_t chunks);
+  LogicalResult lowerAllgatherRing(AllgatherOp gather,
+                                   ArrayRef<Operation *> linears,
+                                   int64_t blockDim, int64_t streamDim,
+                                   int64_t chunks);
+  LogicalResult lowerReduceScatterRing(LinearOp linear,
+                                       ReduceScatterOp scatter,
+                                       int64_t blockDim, int64_t streamDim,
+                                       int64_t chunks,
+                                       SymbolRefAttr reduction);
+  Ring createRing(Operation *communication, int64_t axis, int64_t blockDim,
+                  int64_t streamDim, int64_t chunks, Value shared);
+  /// The team member `distance` places on from the rank (or back).
+  Value ringPeer(const Ring &ring, Value distance, bool forward);
+  /// The chunk and peers of pipeline step `step`.
+  RingStep beginRingStep(const Ring &ring, Value step);
+  /// Chunk `chunk` of block `block` of `buffer`.
+  Value ringView(const Ring &ring, Value buffer, Value block, Value chunk);
+  /// Sends `send` to `sendPeer` while receiving `receive` from
+  /// `receivePeer` (the peer's buffer view `peerSource` gives, for cuda_ipc).
+  void emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
+                        Value receive, Value receivePeer,
+                        function_ref<Value()> peerSource);
+  void emitRingEpilogue(const Ring &ring);
+
+  Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
+  /// A fresh device buffer for the local piece of `tensor`.
+  Value allocate(Location loc, Value tensor) {
+    return allocate(loc,
+                    getLocalBufferType(cast<RankedTensorType>(tensor.getType())));
+  }
+  Value allocate(Location loc, MemRefType type) {
+    return hostir::AllocateOp::create(builder, loc, type, ValueRange(),
+                                      hostir::MemoryKind::Device,
+                                      /*zeroed=*/false);
+  }
+  Value index(Location loc, int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  /// The executing rank's team along `axis` of `mesh`.
+  Value team(Location loc, MeshAttr mesh, int64_t axis);
+
+  func::FuncOp function;
+  hostir::Backend backend;
+  Pipelining pipelining;
+  OpBuilder builder;
+  IRMapping buffers;
+  /// Values a pipeline reads or writes chunk by chunk.
+  DenseSet<Value> chunked;
+  Block *entry = nullptr;
+  Value rank;
+};
+
+} // namespace mlir::fuser
+
+#endif // LIB_CONVERSION_FUSERTOHOSTIR_HOSTLOWERING_H

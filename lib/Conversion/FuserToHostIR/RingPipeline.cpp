@@ -1,0 +1,392 @@
+//===- RingPipeline.cpp - p2p ring steps for AG+GEMM and GEMM+RS ----------===//
+//
+// The ring form of a pipelined allgather read by linears, and of a linear
+// whose partial result is reduce-scattered. In the exposed form
+// (fuser-expose-pipelined-axes) the team's blocks lie along one dim and the
+// stream chunks along another. Step k = i*n + j handles chunk i together
+// with the team members j places away: the rank at team index r sends to
+// r + j and receives from r - j (mod n). No step waits for another, so each
+// may run on a stream of its own, and step j = 0 stays local.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostLowering.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+/// The communication a ring replaces and where its blocks and chunks lie.
+struct HostLowering::Ring {
+  Location loc;
+  Value team;
+  /// The executing rank's index in the team.
+  Value self;
+  int64_t size;
+  int64_t blockDim;
+  int64_t streamDim;
+  int64_t chunks;
+  /// The IPC handles of the buffer peers read from (cuda_ipc only).
+  Value handles;
+};
+
+/// The indices of one ring step.
+struct HostLowering::RingStep {
+  Value chunk;
+  /// Distance j to the peers, and the peers r + j and r - j.
+  Value distance;
+  Value forward;
+  Value backward;
+};
+
+Value HostLowering::ringPeer(const Ring &ring, Value distance, bool forward) {
+  Location loc = ring.loc;
+  Value size = index(loc, ring.size);
+  Value shifted;
+  if (forward)
+    shifted = arith::AddIOp::create(builder, loc, ring.self, distance);
+  else
+    shifted = arith::SubIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, ring.self, size),
+        distance);
+  return arith::RemUIOp::create(builder, loc, shifted, size);
+}
+
+HostLowering::RingStep HostLowering::beginRingStep(const Ring &ring,
+                                                   Value step) {
+  Value size = index(ring.loc, ring.size);
+  Value distance = arith::RemUIOp::create(builder, ring.loc, step, size);
+  return {arith::DivUIOp::create(builder, ring.loc, step, size), distance,
+          ringPeer(ring, distance, /*forward=*/true),
+          ringPeer(ring, distance, /*forward=*/false)};
+}
+
+Value HostLowering::ringView(const Ring &ring, Value buffer, Value block,
+                             Value chunk) {
+  return chunkOf(ring.loc,
+                 chunkOf(ring.loc, buffer, block, ring.blockDim, ring.size),
+                 chunk, ring.streamDim, ring.chunks);
+}
+
+/// Whether chunk views of blocks of `type` are contiguous, as
+/// point-to-point transfers need.
+static bool hasContiguousRingViews(MemRefType type, int64_t blockDim,
+                                   int64_t size, int64_t streamDim,
+                                   int64_t chunks) {
+  return memref::isStaticShapeAndContiguousRowMajor(getChunkType(
+      getChunkType(type, blockDim, size), streamDim, chunks));
+}
+
+void HostLowering::emitRingTransfer(const Ring &ring, Value send,
+                                    Value sendPeer, Value receive,
+                                    Value receivePeer,
+                                    function_ref<Value()> peerSource) {
+  Location loc = ring.loc;
+  if (ring.handles) {
+    // Get protocol: tell the reader of our data that it is in place, wait
+    // until the peer we read from says the same, then copy from its buffer.
+    hostir::IpcSignalOp::create(builder, loc, ring.handles, sendPeer);
+    hostir::IpcWaitOp::create(builder, loc, ring.handles, receivePeer);
+    hostir::CopyOp::create(builder, loc, peerSource(), receive);
+    return;
+  }
+  auto workType = hostir::WorkType::get(builder.getContext());
+  auto group = hostir::CoalesceOp::create(builder, loc, workType);
+  Block *body = &group.getBody().emplaceBlock();
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(body);
+    hostir::SendOp::create(builder, loc, workType, send, sendPeer, ring.team,
+                           backend);
+    hostir::RecvOp::create(builder, loc, workType, receive, receivePeer,
+                           ring.team, backend);
+  }
+  hostir::WaitOp::create(builder, loc, group);
+}
+
+/// With cuda_ipc, a rank tells every peer it read from that it is done and
+/// waits until every peer that reads from it is: the next execution may
+/// then overwrite the shared buffer. Issued after the pipeline's join, so
+/// after every copy.
+void HostLowering::emitRingEpilogue(const Ring &ring) {
+  if (!ring.handles)
+    return;
+  Location loc = ring.loc;
+  for (bool signal : {true, false}) {
+    auto loop = scf::ForOp::create(builder, loc, index(loc, 1),
+                                   index(loc, ring.size), index(loc, 1));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    Value distance = loop.getInductionVar();
+    if (signal)
+      hostir::IpcSignalOp::create(
+          builder, loc, ring.handles,
+          ringPeer(ring, distance, /*forward=*/false));
+    else
+      hostir::IpcWaitOp::create(builder, loc, ring.handles,
+                                ringPeer(ring, distance, /*forward=*/true));
+  }
+}
+
+/// A kernel of the kernel module reducing its first argument over `dim`
+/// (kept with size 1) into its second.
+static FailureOr<SymbolRefAttr> createReductionKernel(func::FuncOp function,
+                                                      Location loc,
+                                                      MemRefType input,
+                                                      MemRefType output,
+                                                      int64_t dim,
+                                                      ReductionKind kind) {
+  auto module = function->getParentOfType<ModuleOp>();
+  auto kernels = dyn_cast_or_null<ModuleOp>(
+      SymbolTable::lookupSymbolIn(module, "kernels"));
+  OpBuilder builder(module.getContext());
+  if (!kernels) {
+    builder.setInsertionPointToEnd(module.getBody());
+    kernels = ModuleOp::create(builder, loc, StringRef("kernels"));
+  }
+  builder.setInsertionPointToEnd(kernels.getBody());
+  auto kernel = func::FuncOp::create(
+      builder, loc, (function.getSymName() + "_ring_reduce").str(),
+      builder.getFunctionType({input, output}, {}));
+  SymbolTable(kernels).insert(kernel);
+  Block *body = kernel.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  auto inputTensor =
+      RankedTensorType::get(input.getShape(), input.getElementType());
+  auto outputTensor =
+      RankedTensorType::get(output.getShape(), output.getElementType());
+  Value partials = bufferization::ToTensorOp::create(
+      builder, loc, inputTensor, body->getArgument(0), /*restrict=*/true);
+  DenseI64ArrayAttr dims = builder.getDenseI64ArrayAttr({dim});
+  UnitAttr keepdim = builder.getUnitAttr();
+  Value reduced;
+  switch (kind) {
+  case ReductionKind::Sum:
+    reduced = SumOp::create(builder, loc, outputTensor, partials, dims, keepdim);
+    break;
+  case ReductionKind::Max:
+    reduced = MaxOp::create(builder, loc, outputTensor, partials, dims, keepdim);
+    break;
+  case ReductionKind::Min:
+    reduced = MinOp::create(builder, loc, outputTensor, partials, dims, keepdim);
+    break;
+  case ReductionKind::Avg:
+    reduced =
+        MeanOp::create(builder, loc, outputTensor, partials, dims, keepdim);
+    break;
+  case ReductionKind::Prod:
+    kernel.erase();
+    return failure();
+  }
+  bufferization::MaterializeInDestinationOp::create(
+      builder, loc, TypeRange(), reduced, body->getArgument(1),
+      /*restrict=*/true, /*writable=*/true);
+  func::ReturnOp::create(builder, loc);
+  return SymbolRefAttr::get(kernels.getSymNameAttr(),
+                            {FlatSymbolRefAttr::get(kernel.getSymNameAttr())});
+}
+
+/// Sets up the ring of `communication` (its team, the rank's index in it),
+/// sharing `shared` with the team for cuda_ipc.
+HostLowering::Ring HostLowering::createRing(Operation *communication,
+                                            int64_t axis, int64_t blockDim,
+                                            int64_t streamDim, int64_t chunks,
+                                            Value shared) {
+  Location loc = communication->getLoc();
+  MeshAttr mesh = getSharding(communication->getOperand(0)).getMesh();
+  Value members = team(loc, mesh, axis);
+  Value self = hostir::TeamIndexOp::create(builder, loc,
+                                           builder.getIndexType(), members);
+  Value handles;
+  if (backend == hostir::Backend::CudaIpc)
+    handles = hostir::IpcShareOp::create(
+        builder, loc,
+        hostir::IpcHandlesType::get(builder.getContext(),
+                                    cast<MemRefType>(shared.getType())),
+        shared, members);
+  return {loc,       members,   self,   mesh.getAxisSize(axis),
+          blockDim, streamDim, chunks, handles};
+}
+
+/// AG+GEMM: the rank's block is put in place in the gathered buffer first;
+/// step (i, j) brings chunk i of the block of the member j places back and
+/// runs the linears on it.
+LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
+                                               ArrayRef<Operation *> linears,
+                                               int64_t blockDim,
+                                               int64_t streamDim,
+                                               int64_t chunks) {
+  Location loc = gather.getLoc();
+  Value input = bufferOf(gather.getInput());
+  Value gathered = allocate(loc, gather.getResult());
+  buffers.map(gather.getResult(), gathered);
+  for (Operation *linear : linears)
+    buffers.map(linear->getResult(0), allocate(loc, linear->getResult(0)));
+  Ring ring = createRing(gather, gather.getAxis(), blockDim, streamDim, chunks,
+                         gathered);
+  hostir::CopyOp::create(
+      builder, loc, input,
+      chunkOf(loc, gathered, ring.self, blockDim, ring.size));
+
+  scf::ForOp loop = createStreamParallelLoop(loc, chunks * ring.size);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    RingStep step = beginRingStep(ring, loop.getInductionVar());
+    Value received = ringView(ring, gathered, step.backward, step.chunk);
+    Value remote = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                         step.distance, index(loc, 0));
+    auto transfer = scf::IfOp::create(builder, loc, remote,
+                                      /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard inside(builder);
+      builder.setInsertionPoint(transfer.thenBlock()->getTerminator());
+      emitRingTransfer(
+          ring, chunkOf(loc, input, step.chunk, streamDim, chunks),
+          step.forward, received, step.backward, [&] {
+            Value peer = hostir::IpcPeerBufferOp::create(
+                builder, loc, gathered.getType(), ring.handles, step.backward);
+            return ringView(ring, peer, step.backward, step.chunk);
+          });
+    }
+    for (Operation *linear : linears) {
+      Value output = linear->getResult(0);
+      Value outputView =
+          ringView(ring, bufferOf(output), step.backward, step.chunk);
+      if (failed(emitLibraryCall(linear, [&](Value value) {
+            if (value == gather.getResult())
+              return received;
+            return value == output ? outputView : bufferOf(value);
+          })))
+        return failure();
+    }
+  }
+  emitRingEpilogue(ring);
+  return success();
+}
+
+/// GEMM+RS: step (i, j) computes chunk i of the partial result for the
+/// member j places on and sends it there, receiving chunk i of the partial
+/// result for this rank from the member j places back; step j = 0 keeps its
+/// own. After the join one kernel reduces the received partials.
+LogicalResult HostLowering::lowerReduceScatterRing(LinearOp linear,
+                                                   ReduceScatterOp scatter,
+                                                   int64_t blockDim,
+                                                   int64_t streamDim,
+                                                   int64_t chunks,
+                                                   SymbolRefAttr reduction) {
+  Location loc = scatter.getLoc();
+  Value partial = allocate(loc, linear.getResult());
+  buffers.map(linear.getResult(), partial);
+  auto partialType = cast<MemRefType>(partial.getType());
+  Value received = allocate(loc, MemRefType::get(partialType.getShape(),
+                                                 partialType.getElementType()));
+  Value result = allocate(loc, scatter.getResult());
+  buffers.map(scatter.getResult(), result);
+  Ring ring = createRing(scatter, scatter.getAxis(), blockDim, streamDim,
+                         chunks, partial);
+
+  scf::ForOp loop = createStreamParallelLoop(loc, chunks * ring.size);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    RingStep step = beginRingStep(ring, loop.getInductionVar());
+    Value computed = ringView(ring, partial, step.forward, step.chunk);
+    Value input = ringView(ring, bufferOf(linear.getInput()), step.forward,
+                           step.chunk);
+    if (failed(emitLibraryCall(linear, [&](Value value) {
+          if (value == linear.getInput())
+            return input;
+          return value == linear.getResult() ? computed : bufferOf(value);
+        })))
+      return failure();
+    Value arrived = ringView(ring, received, step.backward, step.chunk);
+    Value local = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        step.distance, index(loc, 0));
+    auto transfer = scf::IfOp::create(builder, loc, local,
+                                      /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard inside(builder);
+    builder.setInsertionPoint(transfer.thenBlock()->getTerminator());
+    hostir::CopyOp::create(builder, loc, computed, arrived);
+    builder.setInsertionPoint(transfer.elseBlock()->getTerminator());
+    emitRingTransfer(ring, computed, step.forward, arrived, step.backward,
+                     [&] {
+                       Value peer = hostir::IpcPeerBufferOp::create(
+                           builder, loc, partialType, ring.handles,
+                           step.backward);
+                       return ringView(ring, peer, ring.self, step.chunk);
+                     });
+  }
+  launch(loc, reduction, {received, result},
+         cast<MemRefType>(result.getType()).getNumElements());
+  emitRingEpilogue(ring);
+  return success();
+}
+
+/// The ring form of `group` when it has one: an allgather whose result only
+/// linears read, or a linear whose partial result is reduce-scattered, in
+/// the exposed form (the team's blocks along a dim no mesh axis splits on
+/// the other side) with contiguous chunks of blocks, and a reduction a
+/// kernel can finish. False (no diagnostic) otherwise.
+FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
+                                        int64_t chunks) {
+  auto typeOf = [](Value value) {
+    return getLocalBufferType(cast<RankedTensorType>(value.getType()));
+  };
+  if (auto gather = dyn_cast<AllgatherOp>(group.front())) {
+    ArrayRef<Operation *> linears = group.drop_front();
+    std::optional<int64_t> blockDim = gather.getBlockDim(false);
+    std::optional<int64_t> streamDim = gather.getChunkwiseStreamDim();
+    int64_t size = getSharding(gather.getInput())
+                       .getMesh()
+                       .getAxisSize(gather.getAxis());
+    if (!blockDim || !streamDim || linears.empty() ||
+        typeOf(gather.getInput()).getDimSize(*blockDim) != 1 ||
+        !hasContiguousRingViews(typeOf(gather.getResult()), *blockDim, size,
+                                *streamDim, chunks) ||
+        !memref::isStaticShapeAndContiguousRowMajor(getChunkType(
+            typeOf(gather.getInput()), *streamDim, chunks)))
+      return false;
+    for (Operation *op : linears) {
+      auto linear = dyn_cast<LinearOp>(op);
+      if (!linear || linear.getInput() != gather.getResult() ||
+          !getSharding(linear.getResult()).getDimAxes(*blockDim).empty())
+        return false;
+    }
+    if (failed(lowerAllgatherRing(gather, linears, *blockDim, *streamDim,
+                                  chunks)))
+      return failure();
+    return true;
+  }
+  if (group.size() != 2)
+    return false;
+  auto linear = dyn_cast<LinearOp>(group[0]);
+  auto scatter = dyn_cast<ReduceScatterOp>(group[1]);
+  if (!linear || !scatter || scatter.getInput() != linear.getResult())
+    return false;
+  std::optional<int64_t> blockDim = scatter.getBlockDim(true);
+  std::optional<int64_t> streamDim = scatter.getChunkwiseStreamDim();
+  ShardingAttr partialSharding = getSharding(linear.getResult());
+  int64_t size = partialSharding.getMesh().getAxisSize(scatter.getAxis());
+  if (!blockDim || !streamDim ||
+      typeOf(scatter.getResult()).getDimSize(*blockDim) != 1 ||
+      !getSharding(linear.getInput()).getDimAxes(*blockDim).empty() ||
+      !hasContiguousRingViews(typeOf(linear.getResult()), *blockDim, size,
+                              *streamDim, chunks))
+    return false;
+  MemRefType partialType = typeOf(linear.getResult());
+  FailureOr<SymbolRefAttr> reduction = createReductionKernel(
+      function, scatter.getLoc(),
+      MemRefType::get(partialType.getShape(), partialType.getElementType()),
+      typeOf(scatter.getResult()), *blockDim,
+      partialSharding.getPartialKind());
+  if (failed(reduction))
+    return false;
+  if (failed(lowerReduceScatterRing(linear, scatter, *blockDim, *streamDim,
+                                    chunks, *reduction)))
+    return failure();
+  return true;
+}

@@ -1,0 +1,144 @@
+// Ring pipelining of AG+GEMM and GEMM+RS: step k handles stream chunk
+// k / n with the team members k mod n places on (send) and back (receive).
+// RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='pipelining=ring' -mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,NCCL
+// RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='pipelining=ring backend=cuda_ipc' -mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,IPC
+
+// AG+GEMM over 4 ranks in 2 chunks: the rank's block goes into its place of
+// the gathered buffer first; step k then brings chunk k / 4 of the block of
+// the member k mod 4 places back and multiplies it into the same rows of
+// the output.
+// CHECK-LABEL: func.func @ag_gemm_ring
+// CHECK-SAME: (%[[X:.*]]: memref<4x64xf32>, %[[WT:.*]]: memref<8x64xf32>)
+// CHECK: %[[XV:.*]] = memref.cast {{.*}} to memref<1x4x64xf32>
+// CHECK: %[[G:.*]] = hostir.allocate device : memref<4x4x64xf32>
+// CHECK: %[[Y:.*]] = hostir.allocate device : memref<4x4x8xf32>
+// CHECK: %[[TEAM:.*]] = hostir.team %{{.*}} mesh = {{.*}} axes = [0] : !hostir.team<4>
+// CHECK: %[[ME:.*]] = hostir.team_index %[[TEAM]]
+// IPC: %[[H:.*]] = hostir.ipc_share %[[G]] on %[[TEAM]]
+// CHECK: %[[MINE:.*]] = hostir.alias_select %[[G]][%[[ME]]] dim = 0 chunks = 4
+// CHECK: hostir.copy %[[XV]], %[[MINE]]
+// CHECK: hostir.get_current_stream
+// CHECK: scf.for
+// CHECK: hostir.synchronize_stream
+// CHECK: }
+// CHECK-NEXT: scf.for %[[K:.*]] =
+// CHECK: hostir.set_current_stream
+// CHECK: %[[N:.*]] = arith.constant 4 : index
+// CHECK: %[[J:.*]] = arith.remui %[[K]], %[[N]]
+// CHECK: %[[I:.*]] = arith.divui %[[K]], %[[N]]
+// CHECK: %[[FWD0:.*]] = arith.addi %[[ME]], %[[J]]
+// CHECK: %[[FWD:.*]] = arith.remui %[[FWD0]], %{{.*}}
+// CHECK: %[[BWD0:.*]] = arith.addi %[[ME]], %[[N4:.*]] : index
+// CHECK: %[[BWD1:.*]] = arith.subi %[[BWD0]], %[[J]]
+// CHECK: %[[BWD:.*]] = arith.remui %[[BWD1]], %[[N4]]
+// CHECK: %[[GB:.*]] = hostir.alias_select %[[G]][%[[BWD]]] dim = 0 chunks = 4
+// CHECK: %[[GBI:.*]] = hostir.alias_select %[[GB]][%[[I]]] dim = 1 chunks = 2 : {{.*}} -> memref<1x2x64xf32, strided<[256, 64, 1], offset: ?>>
+// CHECK: %[[REMOTE:.*]] = arith.cmpi ne, %[[J]], %{{.*}}
+// CHECK: scf.if %[[REMOTE]] {
+// CHECK: %[[XI:.*]] = hostir.alias_select %[[XV]][%[[I]]] dim = 1 chunks = 2
+// NCCL: %[[GROUP:.*]] = hostir.coalesce {
+// NCCL-NEXT: hostir.send %[[XI]] to %[[FWD]] on %[[TEAM]] backend = nccl
+// NCCL-NEXT: hostir.recv %[[GBI]] from %[[BWD]] on %[[TEAM]] backend = nccl
+// NCCL-NEXT: }
+// NCCL-NEXT: hostir.wait %[[GROUP]]
+// IPC: hostir.ipc_signal %[[H]][%[[FWD]]]
+// IPC-NEXT: hostir.ipc_wait %[[H]][%[[BWD]]]
+// IPC-NEXT: %[[PEER:.*]] = hostir.ipc_peer_buffer %[[H]][%[[BWD]]]
+// IPC-NEXT: %[[PB:.*]] = hostir.alias_select %[[PEER]][%[[BWD]]] dim = 0 chunks = 4
+// IPC-NEXT: %[[PBI:.*]] = hostir.alias_select %[[PB]][%[[I]]] dim = 1 chunks = 2
+// IPC-NEXT: hostir.copy %[[PBI]], %[[GBI]]
+// CHECK-NEXT: }
+// CHECK: %[[YB:.*]] = hostir.alias_select %[[Y]][%[[BWD]]] dim = 0 chunks = 4
+// CHECK: %[[YBI:.*]] = hostir.alias_select %[[YB]][%[[I]]] dim = 1 chunks = 2
+// CHECK: hostir.linear %[[GBI]], %[[WT]], %[[YBI]]
+// CHECK-NEXT: }
+// CHECK: hostir.set_current_stream
+// CHECK: scf.for
+// CHECK: hostir.synchronize_stream
+// After the join, each rank tells the members it read from that it is
+// done, and waits until the members reading from it are.
+// IPC: scf.for %[[D:.*]] =
+// IPC: %[[BACK0:.*]] = arith.addi %[[ME]], %{{.*}}
+// IPC: %[[BACK1:.*]] = arith.subi %[[BACK0]], %[[D]]
+// IPC: %[[BACK:.*]] = arith.remui %[[BACK1]]
+// IPC: hostir.ipc_signal %[[H]][%[[BACK]]]
+// IPC: scf.for %[[E:.*]] =
+// IPC: %[[ON0:.*]] = arith.addi %[[ME]], %[[E]]
+// IPC: %[[ON:.*]] = arith.remui %[[ON0]]
+// IPC: hostir.ipc_wait %[[H]][%[[ON]]]
+// The shared buffer is freed only after the handshake.
+// CHECK: hostir.deallocate %[[G]]
+// CHECK: return
+#mesh = #fuser.mesh<[4]>
+#x = #fuser.sharding<#mesh, [[0], []], stream = {0 : 2}>
+#w = #fuser.sharding<#mesh, [[0], []]>
+#y = #fuser.sharding<#mesh, [[], [0]]>
+func.func @ag_gemm_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) -> tensor<16x32xf32, #y> {
+  %y = fuser.linear %x, %w : (tensor<16x64xf32, #x>, tensor<32x64xf32, #w>) -> tensor<16x32xf32, #y>
+  return %y : tensor<16x32xf32, #y>
+}
+
+// -----
+
+// GEMM+RS over 2 ranks in 4 chunks: step k computes chunk k / 2 of the
+// partial result for the member k mod 2 places on and sends it there,
+// receiving the partial result for this rank's rows from the member as far
+// back; step j = 0 keeps its own. One kernel sums the received partials
+// after the join.
+// CHECK-LABEL: func.func @gemm_rs_ring
+// CHECK-SAME: (%[[X:.*]]: memref<16x32xf32>, %[[WT:.*]]: memref<32x32xf32>) -> memref<8x32xf32>
+// CHECK: %[[XV:.*]] = memref.cast {{.*}} to memref<2x8x32xf32>
+// CHECK: %[[P:.*]] = hostir.allocate device : memref<2x8x32xf32>
+// CHECK: %[[RECV:.*]] = hostir.allocate device : memref<2x8x32xf32>
+// CHECK: %[[OUT:.*]] = hostir.allocate device : memref<1x8x32xf32>
+// CHECK: %[[TEAM:.*]] = hostir.team
+// CHECK: %[[ME:.*]] = hostir.team_index %[[TEAM]]
+// IPC: %[[H:.*]] = hostir.ipc_share %[[P]] on %[[TEAM]]
+// CHECK: scf.for %[[K:.*]] =
+// CHECK: hostir.set_current_stream
+// CHECK: %[[J:.*]] = arith.remui %[[K]]
+// CHECK: %[[I:.*]] = arith.divui %[[K]]
+// CHECK: %[[FWD0:.*]] = arith.addi %[[ME]], %[[J]]
+// CHECK: %[[FWD:.*]] = arith.remui %[[FWD0]]
+// CHECK: %[[BWD1:.*]] = arith.subi %{{.*}}, %[[J]]
+// CHECK: %[[BWD:.*]] = arith.remui %[[BWD1]]
+// CHECK: %[[PF:.*]] = hostir.alias_select %[[P]][%[[FWD]]] dim = 0 chunks = 2
+// CHECK: %[[PFI:.*]] = hostir.alias_select %[[PF]][%[[I]]] dim = 1 chunks = 4
+// CHECK: %[[XF:.*]] = hostir.alias_select %[[XV]][%[[FWD]]] dim = 0 chunks = 2
+// CHECK: %[[XFI:.*]] = hostir.alias_select %[[XF]][%[[I]]] dim = 1 chunks = 4
+// CHECK: hostir.linear %[[XFI]], %[[WT]], %[[PFI]]
+// CHECK: %[[RB:.*]] = hostir.alias_select %[[RECV]][%[[BWD]]] dim = 0 chunks = 2
+// CHECK: %[[RBI:.*]] = hostir.alias_select %[[RB]][%[[I]]] dim = 1 chunks = 4
+// CHECK: %[[LOCAL:.*]] = arith.cmpi eq, %[[J]], %{{.*}}
+// CHECK: scf.if %[[LOCAL]] {
+// CHECK-NEXT: hostir.copy %[[PFI]], %[[RBI]]
+// CHECK-NEXT: } else {
+// NCCL-NEXT: %[[GROUP:.*]] = hostir.coalesce {
+// NCCL-NEXT: hostir.send %[[PFI]] to %[[FWD]] on %[[TEAM]] backend = nccl
+// NCCL-NEXT: hostir.recv %[[RBI]] from %[[BWD]] on %[[TEAM]] backend = nccl
+// NCCL-NEXT: }
+// NCCL-NEXT: hostir.wait %[[GROUP]]
+// IPC-NEXT: hostir.ipc_signal %[[H]][%[[FWD]]]
+// IPC-NEXT: hostir.ipc_wait %[[H]][%[[BWD]]]
+// IPC-NEXT: %[[PEER:.*]] = hostir.ipc_peer_buffer %[[H]][%[[BWD]]]
+// IPC-NEXT: %[[PM:.*]] = hostir.alias_select %[[PEER]][%[[ME]]] dim = 0 chunks = 2
+// IPC-NEXT: %[[PMI:.*]] = hostir.alias_select %[[PM]][%[[I]]] dim = 1 chunks = 4
+// IPC-NEXT: hostir.copy %[[PMI]], %[[RBI]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK: scf.for
+// CHECK: hostir.synchronize_stream
+// NCCL: hostir.deallocate %[[P]]
+// CHECK: hostir.launch @kernels::@gemm_rs_ring_ring_reduce {{.*}} args(%[[RECV]], %[[OUT]] : memref<2x8x32xf32>, memref<1x8x32xf32>)
+// CHECK: hostir.deallocate %[[RECV]]
+// IPC: hostir.ipc_wait %[[H]]
+// IPC: hostir.deallocate %[[P]]
+// CHECK: func.func @gemm_rs_ring_ring_reduce(%{{.*}}: memref<2x8x32xf32>, %{{.*}}: memref<1x8x32xf32>)
+// CHECK: fuser.sum %{{.*}} dims = [0] keepdim : tensor<2x8x32xf32> -> tensor<1x8x32xf32>
+#mesh = #fuser.mesh<[2]>
+#x = #fuser.sharding<#mesh, [[], [0]]>
+#y = #fuser.sharding<#mesh, [[0], []], stream = {0 : 4}>
+func.func @gemm_rs_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #x>) -> tensor<16x32xf32, #y> {
+  %y = fuser.linear %x, %w : (tensor<16x64xf32, #x>, tensor<32x64xf32, #x>) -> tensor<16x32xf32, #y>
+  return %y : tensor<16x32xf32, #y>
+}
