@@ -43,7 +43,8 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
   let options = [
     Option<"backend", "backend", "std::string", /*default=*/"\"nccl\"",
-           "Communication library: nccl, mpi or cuda_ipc">,
+           "Communication library: nccl, mpi or cuda_ipc (CUDA IPC copies "
+           "move data; its reductions go through NCCL)">,
     Option<"pipelining", "pipelining", "std::string",
            /*default=*/"\"collective\"",
            "How pipelined allgathers and reduce_scatters move chunks: "

@@ -15,7 +15,8 @@ struct FuserToHostIRPipelineOptions
     : public mlir::PassPipelineOptions<FuserToHostIRPipelineOptions> {
   Option<std::string> backend{*this, "backend",
                               llvm::cl::desc("Communication library: nccl, "
-                                             "mpi or cuda_ipc"),
+                                             "mpi or cuda_ipc (reductions "
+                                             "through NCCL)"),
                               llvm::cl::init("nccl")};
   Option<std::string> reshardPlacement{
       *this, "reshard-placement",

@@ -39,9 +39,16 @@ LogicalResult HostLowering::post(Operation *op, Value input, Value output,
                                  MeshAttr mesh, int64_t axis,
                                  Attributes... attributes) {
   Location loc = op->getLoc();
+  // CUDA IPC copies data but cannot reduce: reductions go through NCCL.
+  constexpr bool reduces =
+      llvm::is_one_of<HostOp, hostir::AllreduceOp, hostir::ReduceScatterOp,
+                      hostir::ReduceOp>::value;
+  hostir::Backend library = reduces && backend == hostir::Backend::CudaIpc
+                                ? hostir::Backend::NCCL
+                                : backend;
   Value work = HostOp::create(builder, loc,
                               hostir::WorkType::get(builder.getContext()),
-                              input, output, team(loc, mesh, axis), backend,
+                              input, output, team(loc, mesh, axis), library,
                               attributes...);
   hostir::WaitOp::create(builder, loc, work);
   return success();

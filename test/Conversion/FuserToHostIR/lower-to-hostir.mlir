@@ -1,5 +1,6 @@
 // RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir)' -mlir-print-local-scope | FileCheck %s
 // RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=mpi})' | FileCheck %s --check-prefix=MPI
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=cuda_ipc})' | FileCheck %s --check-prefix=IPC
 
 // The segmented tensor-parallel MLP as a host program over per-rank buffers.
 // CHECK-LABEL: func.func @tp_mlp(
@@ -49,6 +50,16 @@ module {
 // CHECK: hostir.scatter {{.*}} root = 0 : memref<8x4xf32>, memref<4x4xf32>, !hostir.team<2>
 // CHECK: hostir.broadcast {{.*}} root = 0 : memref<8x4xf32>, memref<8x4xf32>, !hostir.team<2>
 // CHECK: hostir.reduce {{.*}} kind = max root = 1 : memref<8x4xf32>, memref<8x4xf32>, !hostir.team<2>
+// With cuda_ipc, data movement uses IPC copies and reductions go through
+// NCCL, which can reduce.
+// IPC-LABEL: func.func @kinds
+// IPC: hostir.allgather {{.*}} backend = cuda_ipc
+// IPC: hostir.reduce_scatter {{.*}} backend = nccl kind = max
+// IPC: hostir.all_to_all {{.*}} backend = cuda_ipc
+// IPC: hostir.gather {{.*}} backend = cuda_ipc
+// IPC: hostir.scatter {{.*}} backend = cuda_ipc
+// IPC: hostir.broadcast {{.*}} backend = cuda_ipc
+// IPC: hostir.reduce {{.*}} backend = nccl kind = max
 #mesh = #fuser.mesh<[2]>
 #rows = #fuser.sharding<#mesh, [[0], []]>
 #cols = #fuser.sharding<#mesh, [[], [0]]>
