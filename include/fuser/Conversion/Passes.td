@@ -12,7 +12,8 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     for each, a host program of the same name over per-rank buffers
     (`memref`s of the local shapes, strided by the layouts): kernel segments
     become an allocation per output and a `hostir.launch` of the outlined
-    kernel; library calls become `hostir.matmul`/`hostir.linear` into an
+    kernel (with the rank's team index for each argument marked
+    `fuser.mesh_position`); library calls become `hostir.matmul`/`hostir.linear` into an
     allocated output; each communication becomes an allocation, the team of
     the executing rank along its mesh axis (`hostir.rank`, `hostir.team`),
     the collective on the chosen backend, and a `hostir.wait`; all_slice is

@@ -266,6 +266,18 @@ LogicalResult HostLowering::lower(Operation *op) {
       if (type.hasStaticShape())
         elements = std::max(elements, type.getNumElements());
     }
+    // The kernel's remaining arguments are the rank's positions.
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        kernel, kernel.getKernel());
+    for (unsigned index = arguments.size(),
+                  count = callee.getNumArguments();
+         index < count; ++index) {
+      auto position = callee.getArgAttrOfType<MeshPositionAttr>(
+          index, FuserDialect::getMeshPositionAttrName());
+      arguments.push_back(hostir::TeamIndexOp::create(
+          builder, loc, builder.getIndexType(),
+          team(loc, position.getMesh(), position.getAxis())));
+    }
     launch(loc, kernel.getKernel(), arguments, elements);
     return success();
   }

@@ -56,3 +56,8 @@ func.func @partial_stream_and_layout(
     %j: tensor<?x16xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>>) {
   return
 }
+
+// A kernel argument that receives the rank's index along a mesh axis.
+// CHECK-LABEL: func.func private @position
+// CHECK-SAME: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2, 4]>, 1>}
+func.func private @position(%r: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2, 4]>, 1>})

@@ -118,3 +118,8 @@ func.func private @f(%a: tensor<8x6xf32, #fuser.sharding<#fuser.mesh<[2, 2]>, [[
 
 // expected-error @+1 {{stream split of dim 0 into 3 chunks does not divide its local size 4}}
 func.func private @f(%a: tensor<8x6xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], []], stream = {0 : 3}>>)
+
+// -----
+
+// expected-error @+1 {{axis 2 is out of range for mesh #fuser.mesh<[2, 4]>}}
+func.func private @f(%r: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2, 4]>, 2>})

@@ -536,3 +536,11 @@ func.func @f(%a: tensor<4x8xf32, #fuser.sharding<#mesh, [[0], []]>>) {
   %0 = fuser.segment_set %a : tensor<4x8xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+func.func @offsets_per_dim(%i: index) {
+  // expected-error @+1 {{'fuser.uniform' op has 1 offsets for a result of rank 2; give one per dim or none}}
+  %0 = fuser.uniform low = 0.0, high = 1.0, seed = 0 at [%i] : tensor<8x4xf32>
+  return
+}

@@ -90,6 +90,19 @@ func.func @creation() {
   return
 }
 
+// Inside kernels, positional creation ops compute a local piece at the
+// given global offsets.
+// CHECK-LABEL: func.func @creation_pieces
+func.func @creation_pieces(%row: index, %col: index) {
+  // CHECK: fuser.iota dim = 1 at[%{{.*}}, %{{.*}}] : tensor<2x4xi64>
+  %0 = fuser.iota dim = 1 at [%row, %col] : tensor<2x4xi64>
+  // CHECK: fuser.uniform low = 0.000000e+00, high = 1.000000e+00, seed = 42 at[%{{.*}}, %{{.*}}] : tensor<2x4xf32>
+  %1 = fuser.uniform low = 0.0, high = 1.0, seed = 42 at [%row, %col] : tensor<2x4xf32>
+  // CHECK: fuser.normal mean = 0.000000e+00, std = 1.000000e+00, seed = 7 at[%{{.*}}] : tensor<4xf32>
+  %2 = fuser.normal mean = 0.0, std = 1.0, seed = 7 at [%col] : tensor<4xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @meta
 func.func @meta(%a: tensor<4x8xf32>, %b: tensor<4x1x8xf32>, %c: tensor<4x3xf32>) {
   // CHECK: fuser.broadcast %{{.*}} dims = [0, 2] : tensor<4x8xf32> -> tensor<4x5x8xf32>

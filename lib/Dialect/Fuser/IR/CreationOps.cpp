@@ -16,6 +16,31 @@ static LogicalResult verifyStaticResult(Operation *op, RankedTensorType type) {
   return success();
 }
 
+/// Positional creation ops take no offsets (global programs) or one per
+/// dim (kernel functions).
+static LogicalResult verifyOffsets(Operation *op, OperandRange offsets,
+                                   RankedTensorType type) {
+  if (!offsets.empty() &&
+      static_cast<int64_t>(offsets.size()) != type.getRank())
+    return op->emitOpError("has ")
+           << offsets.size() << " offsets for a result of rank "
+           << type.getRank() << "; give one per dim or none";
+  return success();
+}
+
+/// The result's dims are its own factors; the offsets are scalars.
+static ShardingRule getCreationRule(Operation *op) {
+  ShardingRule rule = ShardingRule::pointwise(
+      cast<ShapedType>(op->getResult(0).getType()).getShape(),
+      /*numOperands=*/0, /*numResults=*/1);
+  rule.operands.assign(op->getNumOperands(), DimFactors());
+  return rule;
+}
+
+ShardingRule IotaOp::getShardingRule() { return getCreationRule(*this); }
+ShardingRule UniformOp::getShardingRule() { return getCreationRule(*this); }
+ShardingRule NormalOp::getShardingRule() { return getCreationRule(*this); }
+
 LogicalResult FullOp::verify() {
   RankedTensorType type = getResult().getType();
   if (failed(verifyStaticResult(*this, type)))
@@ -33,7 +58,8 @@ LogicalResult FullOp::verify() {
 
 LogicalResult IotaOp::verify() {
   RankedTensorType type = getResult().getType();
-  if (failed(verifyStaticResult(*this, type)))
+  if (failed(verifyStaticResult(*this, type)) ||
+      failed(verifyOffsets(*this, getOffsets(), type)))
     return failure();
   // The accessor is unsigned: read the attribute to see negative dims.
   int64_t dim = getDimAttr().getInt();
@@ -44,7 +70,8 @@ LogicalResult IotaOp::verify() {
 }
 
 LogicalResult UniformOp::verify() {
-  if (failed(verifyStaticResult(*this, getResult().getType())))
+  if (failed(verifyStaticResult(*this, getResult().getType())) ||
+      failed(verifyOffsets(*this, getOffsets(), getResult().getType())))
     return failure();
   if (!(getLow().convertToDouble() < getHigh().convertToDouble()))
     return emitOpError("low ") << getLow().convertToDouble()
@@ -54,7 +81,8 @@ LogicalResult UniformOp::verify() {
 }
 
 LogicalResult NormalOp::verify() {
-  if (failed(verifyStaticResult(*this, getResult().getType())))
+  if (failed(verifyStaticResult(*this, getResult().getType())) ||
+      failed(verifyOffsets(*this, getOffsets(), getResult().getType())))
     return failure();
   if (!(getStd().convertToDouble() > 0.0))
     return emitOpError("std ") << getStd().convertToDouble()

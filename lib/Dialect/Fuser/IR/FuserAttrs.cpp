@@ -76,6 +76,15 @@ void MeshAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
+LogicalResult
+MeshPositionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         MeshAttr mesh, int64_t axis) {
+  if (axis < 0 || axis >= mesh.getRank())
+    return emitError() << "axis " << axis << " is out of range for mesh "
+                       << mesh;
+  return success();
+}
+
 LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape,
                                ArrayRef<int64_t> devices) {

@@ -287,12 +287,23 @@ LogicalResult KernelOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("kernel ") << getKernel() << " is not a function";
   SmallVector<Type> tensors(getInputs().getTypes());
   llvm::append_range(tensors, getResultTypes());
-  ArrayRef<Type> buffers = function.getArgumentTypes();
-  if (buffers.size() != tensors.size())
+  ArrayRef<Type> arguments = function.getArgumentTypes();
+  if (arguments.size() < tensors.size())
     return emitOpError("kernel ")
-           << getKernel() << " takes " << buffers.size()
-           << " buffers but the op has " << tensors.size()
+           << getKernel() << " takes " << arguments.size()
+           << " arguments but the op has " << tensors.size()
            << " operands and results";
+  ArrayRef<Type> buffers = arguments.take_front(tensors.size());
+  // The rest are the rank's positions along mesh axes, passed by the host.
+  for (unsigned index = tensors.size(); index < arguments.size(); ++index)
+    if (!arguments[index].isIndex() ||
+        !function.getArgAttrOfType<MeshPositionAttr>(
+            index, FuserDialect::getMeshPositionAttrName()))
+      return emitOpError("kernel ")
+             << getKernel() << " argument #" << index
+             << " is neither the buffer of an operand or result nor an "
+                "index marked "
+             << FuserDialect::getMeshPositionAttrName();
   for (auto [index, buffer, tensor] : llvm::enumerate(buffers, tensors)) {
     auto memref = dyn_cast<MemRefType>(buffer);
     MemRefType local = getLocalBufferType(cast<RankedTensorType>(tensor));

@@ -5,6 +5,7 @@
 #include "fuser/Dialect/Fuser/Analysis/StageContracts.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -48,6 +49,53 @@ ModuleOp Segmentation::getKernelModule() {
   return kernels;
 }
 
+/// Whether `op` computes values from its elements' global positions, so a
+/// kernel computing a split result needs to know where its piece lies.
+static bool isPositional(Operation *op) {
+  if (!isa<IotaOp, UniformOp, NormalOp>(op))
+    return false;
+  ShardingAttr sharding = getSharding(op->getResult(0));
+  return sharding && llvm::any_of(sharding.getDims(), [](DenseI64ArrayAttr axes) {
+           return !axes.empty();
+         });
+}
+
+/// The global position of the first element of the rank's piece of
+/// `value`, per dim: the rank's index along the axes splitting the dim
+/// (outermost first) times the local size.
+static SmallVector<Value>
+getPieceOffsets(OpBuilder &builder, Location loc, Value value,
+                const DenseMap<MeshPositionAttr, Value> &positions) {
+  ShardingAttr sharding = getSharding(value);
+  SmallVector<int64_t> local = sharding.getLocalShape(
+      cast<RankedTensorType>(value.getType()).getShape());
+  SmallVector<Value> offsets;
+  for (auto [dim, axes] : llvm::enumerate(sharding.getDims())) {
+    Value piece;
+    for (int64_t axis : axes.asArrayRef()) {
+      Value position = positions.lookup(MeshPositionAttr::get(
+          builder.getContext(), sharding.getMesh(), axis));
+      if (!piece) {
+        piece = position;
+        continue;
+      }
+      Value size = arith::ConstantIndexOp::create(
+          builder, loc, sharding.getMesh().getAxisSize(axis));
+      piece = arith::AddIOp::create(
+          builder, loc, arith::MulIOp::create(builder, loc, piece, size),
+          position);
+    }
+    if (!piece) {
+      offsets.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
+      continue;
+    }
+    offsets.push_back(arith::MulIOp::create(
+        builder, loc, piece,
+        arith::ConstantIndexOp::create(builder, loc, local[dim])));
+  }
+  return offsets;
+}
+
 static RankedTensorType localTensorType(Type type) {
   MemRefType buffer = getLocalBufferType(cast<RankedTensorType>(type));
   return RankedTensorType::get(buffer.getShape(), buffer.getElementType());
@@ -62,6 +110,7 @@ LogicalResult Segmentation::flush(func::FuncOp function,
     return success();
   DenseSet<Operation *> inRun(run.begin(), run.end());
   SetVector<Value> inputs;
+  SetVector<MeshPositionAttr> positions;
   SmallVector<Value> outputs;
   for (Operation *op : run) {
     if (auto ruled = dyn_cast<ShardingRuleOpInterface>(op);
@@ -71,17 +120,13 @@ LogicalResult Segmentation::flush(func::FuncOp function,
     for (Value operand : op->getOperands())
       if (!inRun.contains(operand.getDefiningOp()))
         inputs.insert(operand);
-    // Values of ops without operands depend on global positions (iota,
-    // random draws): computing a split one locally needs the rank's offset.
-    if (op->getNumOperands() == 0)
-      for (Value result : op->getResults())
-        if (ShardingAttr sharding = getSharding(result);
-            sharding && llvm::any_of(sharding.getDims(), [](DenseI64ArrayAttr axes) {
-              return !axes.empty();
-            }))
-          return op->emitError("a split value of an op without operands cannot "
-                               "be computed by a kernel yet: its elements "
-                               "depend on their global positions");
+    // Iota and random draws depend on their elements' global positions: a
+    // split one takes the rank's position along the splitting axes.
+    if (isPositional(op))
+      for (DenseI64ArrayAttr axes : getSharding(op->getResult(0)).getDims())
+        for (int64_t axis : axes.asArrayRef())
+          positions.insert(MeshPositionAttr::get(
+              op->getContext(), getSharding(op->getResult(0)).getMesh(), axis));
     for (Value result : op->getResults())
       if (llvm::any_of(result.getUsers(), [&](Operation *user) {
             return !inRun.contains(user);
@@ -89,12 +134,14 @@ LogicalResult Segmentation::flush(func::FuncOp function,
         outputs.push_back(result);
   }
 
-  // The kernel function: buffers of the inputs, then of the outputs.
-  SmallVector<Type> buffers;
+  // The kernel function: buffers of the inputs, then of the outputs, then
+  // the rank's positions along the mesh axes positional ops need.
+  SmallVector<Type> arguments;
   for (Value value : inputs)
-    buffers.push_back(getLocalBufferType(cast<RankedTensorType>(value.getType())));
+    arguments.push_back(getLocalBufferType(cast<RankedTensorType>(value.getType())));
   for (Value value : outputs)
-    buffers.push_back(getLocalBufferType(cast<RankedTensorType>(value.getType())));
+    arguments.push_back(getLocalBufferType(cast<RankedTensorType>(value.getType())));
+  arguments.append(positions.size(), IndexType::get(module.getContext()));
   Location loc = run.front()->getLoc();
   std::string name =
       (function.getSymName() + "_kernel_" + Twine(kernelCount++)).str();
@@ -102,9 +149,16 @@ LogicalResult Segmentation::flush(func::FuncOp function,
   OpBuilder builder(kernelModule.getBodyRegion());
   builder.setInsertionPointToEnd(kernelModule.getBody());
   auto kernel = func::FuncOp::create(builder, loc, name,
-                                     builder.getFunctionType(buffers, {}));
+                                     builder.getFunctionType(arguments, {}));
   SymbolTable(kernelModule).insert(kernel);
   Block *body = kernel.addEntryBlock();
+  unsigned firstPosition = inputs.size() + outputs.size();
+  DenseMap<MeshPositionAttr, Value> positionArguments;
+  for (auto [index, position] : llvm::enumerate(positions)) {
+    kernel.setArgAttr(firstPosition + index,
+                      FuserDialect::getMeshPositionAttrName(), position);
+    positionArguments[position] = body->getArgument(firstPosition + index);
+  }
   builder.setInsertionPointToStart(body);
   IRMapping mapping;
   for (auto [value, buffer] : llvm::zip(inputs, body->getArguments()))
@@ -112,9 +166,14 @@ LogicalResult Segmentation::flush(func::FuncOp function,
                            builder, loc, localTensorType(value.getType()),
                            buffer, /*restrict=*/true));
   for (Operation *op : run) {
+    SmallVector<Value> offsets;
+    if (isPositional(op))
+      offsets = getPieceOffsets(builder, op->getLoc(), op->getResult(0),
+                                positionArguments);
     Operation *local = builder.clone(*op, mapping);
     for (Value result : local->getResults())
       result.setType(localTensorType(result.getType()));
+    local->insertOperands(0, offsets);
   }
   for (auto [value, buffer] :
        llvm::zip(outputs, body->getArguments().drop_front(inputs.size())))

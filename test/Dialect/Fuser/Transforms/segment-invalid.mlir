@@ -1,15 +1,5 @@
 // RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-segment)' -verify-diagnostics
 
-#mesh = #fuser.mesh<[2]>
-func.func @split_random(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> {
-  // expected-error @+1 {{a split value of an op without operands cannot be computed by a kernel yet: its elements depend on their global positions}}
-  %0 = fuser.uniform low = 0.0, high = 1.0, seed = 3 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
-  %1 = fuser.mul %x, %0 : (tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>, tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
-  return %1 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
-}
-
-// -----
-
 func.func @nested(%x: tensor<8xf32>, %c: i1) -> tensor<8xf32> {
   %0 = scf.if %c -> tensor<8xf32> {
     // expected-error @+1 {{segmentation handles fuser ops in the function body only, not nested in regions}}

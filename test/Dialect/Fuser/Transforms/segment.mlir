@@ -70,3 +70,42 @@ func.func @layouts(%x: tensor<8x8xf32, #cm>) -> tensor<8x8xf32, #cm> {
   %0 = fuser.exp %x : tensor<8x8xf32, #cm> -> tensor<8x8xf32, #cm>
   return %0 : tensor<8x8xf32, #cm>
 }
+
+// -----
+
+// A random draw split over a 2x2 mesh (rows by axis 0, columns by axis 1)
+// depends on where its piece lies: the kernel takes the rank's index along
+// each axis and gives the draw the piece's global offsets; the replicated
+// iota needs none.
+// CHECK-LABEL: func.func @positional
+// CHECK: fuser.kernel @kernels::@positional_kernel_0() : () -> (tensor<8x8xf32, {{.*}}>, tensor<8xi64, {{.*}}>)
+// CHECK: func.func @positional_kernel_0(%[[OUT:.*]]: memref<4x4xf32>, %{{.*}}: memref<8xi64>,
+// CHECK-SAME: %[[ROW:.*]]: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2, 2]>, 0>},
+// CHECK-SAME: %[[COL:.*]]: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2, 2]>, 1>})
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[R:.*]] = arith.muli %[[ROW]], %[[C4]]
+// CHECK: %[[C:.*]] = arith.muli %[[COL]], %{{.*}}
+// CHECK: fuser.uniform low = 0.000000e+00, high = 1.000000e+00, seed = 3 at[%[[R]], %[[C]]] : tensor<4x4xf32>
+// CHECK: fuser.iota dim = 0 : tensor<8xi64>
+#mesh = #fuser.mesh<[2, 2]>
+func.func @positional() -> (tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>>, tensor<8xi64, #fuser.sharding<#mesh, [[]]>>) {
+  %0 = fuser.uniform low = 0.0, high = 1.0, seed = 3 : tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>>
+  %1 = fuser.iota dim = 0 : tensor<8xi64, #fuser.sharding<#mesh, [[]]>>
+  return %0, %1 : tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>>, tensor<8xi64, #fuser.sharding<#mesh, [[]]>>
+}
+
+// -----
+
+// Two axes splitting one dim: the position is row-major over them.
+// CHECK-LABEL: func.func @two_axes_one_dim
+// CHECK: func.func @two_axes_one_dim_kernel_0(%{{.*}}: memref<2xi64>, %[[A:.*]]: index {{.*}}, %[[B:.*]]: index {{.*}})
+// CHECK: %[[N:.*]] = arith.constant 2 : index
+// CHECK: %[[AN:.*]] = arith.muli %[[A]], %[[N]]
+// CHECK: %[[P:.*]] = arith.addi %[[AN]], %[[B]]
+// CHECK: %[[O:.*]] = arith.muli %[[P]], %{{.*}}
+// CHECK: fuser.iota dim = 0 at[%[[O]]] : tensor<2xi64>
+#mesh = #fuser.mesh<[2, 2]>
+func.func @two_axes_one_dim() -> tensor<8xi64, #fuser.sharding<#mesh, [[0, 1]]>> {
+  %0 = fuser.iota dim = 0 : tensor<8xi64, #fuser.sharding<#mesh, [[0, 1]]>>
+  return %0 : tensor<8xi64, #fuser.sharding<#mesh, [[0, 1]]>>
+}

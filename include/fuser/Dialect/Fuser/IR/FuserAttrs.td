@@ -52,6 +52,24 @@ def Fuser_MeshAttr : Fuser_Attr<"Mesh", "mesh"> {
   }];
 }
 
+def Fuser_MeshPositionAttr : Fuser_Attr<"MeshPosition", "mesh_position"> {
+  let summary = "the executing rank's index along one axis of a mesh";
+  let description = [{
+    Marks an `index` argument of a kernel function (attribute
+    `fuser.mesh_position`): host lowering passes the executing rank's index
+    along `axis` of `mesh` there, from which the kernel computes where its
+    local piece lies in the global tensor.
+
+    ```mlir
+    func.func @k(%out: memref<4x8xf32>,
+                 %r: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2]>, 0>})
+    ```
+  }];
+  let parameters = (ins "MeshAttr":$mesh, "int64_t":$axis);
+  let assemblyFormat = "`<` qualified($mesh) `,` $axis `>`";
+  let genVerifyDecl = 1;
+}
+
 def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "How a tensor value is distributed over a device mesh";

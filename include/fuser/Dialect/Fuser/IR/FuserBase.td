@@ -27,6 +27,11 @@ def Fuser_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Defined next to the attribute storage classes (FuserAttrs.cpp).
     void registerAttributes();
+    /// Marks a kernel function's `index` argument that receives the
+    /// executing rank's index along a mesh axis (a #fuser.mesh_position).
+    static ::llvm::StringRef getMeshPositionAttrName() {
+      return "fuser.mesh_position";
+    }
   }];
 }
 

@@ -184,36 +184,52 @@ def Fuser_FullOp : Fuser_CreationOp<"full", Fuser_NumericTensor, [Pure]> {
   let assemblyFormat = "$value attr-dict `:` type($result)";
 }
 
-def Fuser_IotaOp : Fuser_CreationOp<"iota", Fuser_NumericTensor, [Pure]> {
-  let summary = "start + i * step along one dim, broadcast along the others";
-  let arguments = (ins I64Attr:$dim, DefaultValuedAttr<F64Attr, "0.0">:$start,
-                       DefaultValuedAttr<F64Attr, "1.0">:$step);
-  let assemblyFormat = "`dim` `=` $dim attr-dict `:` type($result)";
+// Creation ops whose values depend on each element's global position. Kernel
+// functions compute on local pieces; there `offsets` gives the global
+// position of the piece's first element along each dim. Global programs
+// have none.
+class Fuser_PositionalCreationOp<string mnemonic, Type tensorType,
+                                 dag attributes, string attributeFormat,
+                                 list<Trait> traits = []>
+    : Fuser_Op<mnemonic, traits # [DeclareOpInterfaceMethods<
+          Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+  let arguments = !con(attributes, (ins Variadic<Index>:$offsets));
+  let results = (outs tensorType:$result);
+  let assemblyFormat = attributeFormat #
+      " (`at` `[` $offsets^ `]`)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
-def Fuser_UniformOp : Fuser_CreationOp<"uniform", Fuser_FloatTensor> {
+def Fuser_IotaOp : Fuser_PositionalCreationOp<"iota", Fuser_NumericTensor,
+    (ins I64Attr:$dim, DefaultValuedAttr<F64Attr, "0.0">:$start,
+         DefaultValuedAttr<F64Attr, "1.0">:$step),
+    "`dim` `=` $dim", [Pure]> {
+  let summary = "start + i * step along one dim, broadcast along the others";
+  let description = [{
+    `i` is the element's global index along `dim` (its local index plus the
+    offset along `dim`, inside kernel functions).
+  }];
+}
+
+def Fuser_UniformOp : Fuser_PositionalCreationOp<"uniform", Fuser_FloatTensor,
+    (ins F64Attr:$low, F64Attr:$high, I64Attr:$seed),
+    "`low` `=` $low `,` `high` `=` $high `,` `seed` `=` $seed"> {
   let summary = "random values drawn uniformly from [low, high)";
   let description = [{
     Draws from a counter-based generator keyed by `seed` and the global
     element index, so a sharded tensor holds the same values as the
     unsharded one.
   }];
-  let arguments = (ins F64Attr:$low, F64Attr:$high, I64Attr:$seed);
-  let assemblyFormat = [{
-    `low` `=` $low `,` `high` `=` $high `,` `seed` `=` $seed attr-dict `:` type($result)
-  }];
 }
 
-def Fuser_NormalOp : Fuser_CreationOp<"normal", Fuser_FloatTensor> {
+def Fuser_NormalOp : Fuser_PositionalCreationOp<"normal", Fuser_FloatTensor,
+    (ins F64Attr:$mean, F64Attr:$std, I64Attr:$seed),
+    "`mean` `=` $mean `,` `std` `=` $std `,` `seed` `=` $seed"> {
   let summary = "random values drawn from a normal distribution";
   let description = [{
     Draws from a counter-based generator keyed by `seed` and the global
     element index, so a sharded tensor holds the same values as the
     unsharded one.
-  }];
-  let arguments = (ins F64Attr:$mean, F64Attr:$std, I64Attr:$seed);
-  let assemblyFormat = [{
-    `mean` `=` $mean `,` `std` `=` $std `,` `seed` `=` $seed attr-dict `:` type($result)
   }];
 }
 
@@ -398,7 +414,9 @@ def Fuser_KernelOp : Fuser_Op<"kernel",
   let description = [{
     Stands for a fused kernel segment that segmentation outlined into a
     kernel module: `kernel` names a function over per-rank buffers
-    (memrefs of the local shapes, inputs then outputs, destination-passing).
+    (memrefs of the local shapes, inputs then outputs, destination-passing),
+    followed by any `index` arguments marked `fuser.mesh_position`, which
+    host lowering fills with the executing rank's position.
     Operands and results keep their global types and shardings; the
     verifier checks that the kernel's buffers are their local pieces.
   }];

@@ -169,9 +169,14 @@ def Segment : Pass<"fuser-segment", "ModuleOp"> {
     A kernel function takes the per-rank buffers of its inputs and then of
     its outputs (memrefs of the local shapes, strided as laid out) and
     computes on local tensors (`bufferization.to_tensor`, the fuser ops with
-    local shapes, `bufferization.materialize_in_destination`).
+    local shapes, `bufferization.materialize_in_destination`). Iota and
+    random draws with a split result depend on where the local piece lies:
+    the kernel then also takes the rank's index along each mesh axis that
+    splits them (`index` arguments marked `fuser.mesh_position`) and gives
+    the ops the piece's global offsets (`at [...]`).
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::func::FuncDialect"];
 }
