@@ -19,7 +19,8 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     the collective on the chosen backend, and a `hostir.wait`; all_slice is
     an `hostir.alias_select` of the rank's block; views become buffer views
     (`memref.subview` for slices, `memref.reinterpret_cast` with the view's
-    strides otherwise, stride 0 for repeated data).
+    strides otherwise, stride 0 for repeated data; strides known only at run
+    time are read with `memref.extract_strided_metadata`).
     The kernel module stays as it is.
 
     Consecutive ops stream-split into the same chunks (library calls, and
@@ -33,9 +34,13 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     coalesced send/recv for nccl and mpi, shared buffers, copies and
     signals for cuda_ipc (docs/stream-pipelining.md).
 
-    Not yet: send_recv between meshes and views of non-row-major reshapes
-    or dynamic strides (reported as errors); and guarding ops by mesh
-    membership, which programs whose ranks are not all on one mesh need.
+    A reshape that merges dims which are not one strided line in memory
+    (or whose strides are known only at run time) is not a view and is
+    reported; segmentation leaves such reshapes in kernels.
+
+    Not yet: send_recv between meshes (reported as an error), and guarding
+    ops by mesh membership, which programs whose ranks are not all on one
+    mesh need.
   }];
   let dependentDialects = ["::mlir::hostir::HostIRDialect",
                            "::mlir::memref::MemRefDialect",

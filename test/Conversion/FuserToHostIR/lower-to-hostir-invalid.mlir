@@ -24,7 +24,18 @@ func.func @send_recv(%x: tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>>
 // A merge of a transposed buffer is not a view; segmentation makes it a copy.
 #mesh = #fuser.mesh<[2]>
 func.func @reshape_of_transposed(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>>) {
-  // expected-error @+1 {{lowering of a reshape of a non-row-major buffer to a buffer view is not implemented yet}}
+  // expected-error @+1 {{this reshape is not a view of its operand's buffer: the dims it merges are not one strided line in memory (or their strides are only known at run time); it needs a copy}}
   %0 = fuser.reshape %x : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>> -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
+  return
+}
+
+// -----
+
+// Merging dims whose strides are known only at run time cannot be shown to
+// be a view.
+#mesh = #fuser.mesh<[2]>
+func.func @merge_of_gapped(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], contiguity = [false, false]>>) {
+  // expected-error @+1 {{this reshape is not a view of its operand's buffer}}
+  %0 = fuser.reshape %x : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], contiguity = [false, false]>> -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
   return
 }

@@ -120,3 +120,38 @@ func.func @more_views(%x: tensor<8x16xf32, #rows>, %b: tensor<8x1xf32, #rows>)
   %3 = fuser.expand %b : tensor<8x1xf32, #rows> -> tensor<8x3xf32, #repeat2>
   return %0, %1, %2, %3 : tensor<8x8xf32, #gap>, tensor<8x4x16xf32, #repeat>, tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>, tensor<8x3xf32, #repeat2>
 }
+
+// -----
+
+// A reshape of a transposed buffer is a view when each merged group is one
+// strided line: splitting the outer dim (stride 4) keeps that stride inside.
+// CHECK-LABEL: func.func @reshape_of_transposed
+// CHECK-SAME: (%[[X:.*]]: memref<4x8xf32, strided<[1, 4]>>)
+// CHECK: memref.reinterpret_cast %[[X]] to offset: [0], sizes: [4, 2, 4], strides: [1, 16, 4]
+#mesh = #fuser.mesh<[2]>
+#transposed = #fuser.sharding<#mesh, [[0], []], order = [1, 0]>
+#split = #fuser.sharding<#mesh, [[0], [], []], order = [1, 2, 0]>
+func.func @reshape_of_transposed(%x: tensor<8x8xf32, #transposed>) -> tensor<8x2x4xf32, #split> {
+  %0 = fuser.reshape %x : tensor<8x8xf32, #transposed> -> tensor<8x2x4xf32, #split>
+  return %0 : tensor<8x2x4xf32, #split>
+}
+
+// -----
+
+// Views of a buffer whose strides are known only at run time read them
+// from the buffer.
+// CHECK-LABEL: func.func @view_of_gapped_buffer
+// CHECK-SAME: (%[[X:.*]]: memref<4x8xf32, strided<[?, 1], offset: ?>>)
+// CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[X]]
+// CHECK: %[[V:.*]] = memref.reinterpret_cast %[[X]] to offset: [%[[OFFSET]]], sizes: [8, 4], strides: [1, %[[STRIDES]]#0]
+// CHECK: %{{.*}}, %[[OFFSET2:.*]], %{{.*}}:2, %[[STRIDES2:.*]]:2 = memref.extract_strided_metadata %[[X]]
+// CHECK: memref.reinterpret_cast %[[X]] to offset: [%[[OFFSET2]]], sizes: [4, 2, 4], strides: [%[[STRIDES2]]#0, 4, 1]
+#mesh = #fuser.mesh<[2]>
+#gap = #fuser.sharding<#mesh, [[0], []], contiguity = [false, true]>
+#gapT = #fuser.sharding<#mesh, [[], [0]], order = [1, 0], contiguity = [false, true]>
+#gap3 = #fuser.sharding<#mesh, [[0], [], []], contiguity = [false, true, true]>
+func.func @view_of_gapped_buffer(%x: tensor<8x8xf32, #gap>) -> (tensor<8x8xf32, #gapT>, tensor<8x2x4xf32, #gap3>) {
+  %0 = fuser.permute %x perm = [1, 0] : tensor<8x8xf32, #gap> -> tensor<8x8xf32, #gapT>
+  %1 = fuser.reshape %x : tensor<8x8xf32, #gap> -> tensor<8x2x4xf32, #gap3>
+  return %0, %1 : tensor<8x8xf32, #gapT>, tensor<8x2x4xf32, #gap3>
+}

@@ -1,0 +1,220 @@
+//===- ViewLowering.cpp - fuser view ops as buffer views -----------------===//
+//
+// A view op that segmentation left as a view (no copy) becomes a view of its
+// operand's buffer: a memref.subview for a slice, a memref.reinterpret_cast
+// with the result's strides otherwise. Strides are computed from the
+// operand's, static or read at run time (memref.extract_strided_metadata).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostLowering.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fuser;
+
+namespace {
+/// Computes strides of a view from those of its source, folding what is
+/// static and emitting arith for the rest.
+class ViewStrides {
+public:
+  ViewStrides(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
+
+  OpFoldResult multiply(OpFoldResult stride, int64_t factor) {
+    if (std::optional<int64_t> known = getConstantIntValue(stride))
+      return builder.getIndexAttr(*known * factor);
+    if (factor == 1)
+      return stride;
+    return arith::MulIOp::create(
+               builder, loc, cast<Value>(stride),
+               arith::ConstantIndexOp::create(builder, loc, factor))
+        .getResult();
+  }
+  OpFoldResult zero() { return builder.getIndexAttr(0); }
+
+  /// Strides of the reshape of a buffer of `shape` and `strides` into
+  /// `resultShape`. Each group of source dims that reshapes into a group of
+  /// result dims must be one strided line (each non-unit dim's stride is
+  /// the next one's times its size); then the result dims split the line.
+  /// Fails when a group is not a line, or cannot be shown to be one
+  /// because its strides are only known at run time.
+  FailureOr<SmallVector<OpFoldResult>>
+  reshape(ArrayRef<int64_t> shape, ArrayRef<OpFoldResult> strides,
+          ArrayRef<int64_t> resultShape) {
+    SmallVector<OpFoldResult> result(resultShape.size());
+    size_t source = 0, target = 0;
+    while (source < shape.size() || target < resultShape.size()) {
+      // The next groups with equal element counts, one dim of each side
+      // (where left) and as few more as that takes.
+      size_t sourceEnd = source, targetEnd = target;
+      int64_t sourceCount = 1, targetCount = 1;
+      if (sourceEnd < shape.size())
+        sourceCount *= shape[sourceEnd++];
+      if (targetEnd < resultShape.size())
+        targetCount *= resultShape[targetEnd++];
+      while (sourceCount != targetCount) {
+        if (sourceCount < targetCount && sourceEnd < shape.size())
+          sourceCount *= shape[sourceEnd++];
+        else if (sourceCount > targetCount && targetEnd < resultShape.size())
+          targetCount *= resultShape[targetEnd++];
+        else
+          return failure();
+      }
+      FailureOr<OpFoldResult> line =
+          getLineStride(shape.slice(source, sourceEnd - source),
+                        strides.slice(source, sourceEnd - source));
+      if (failed(line))
+        return failure();
+      OpFoldResult stride = *line;
+      int64_t step = 1;
+      for (size_t dim = targetEnd; dim-- > target;) {
+        result[dim] = multiply(stride, step);
+        step *= resultShape[dim];
+      }
+      source = sourceEnd;
+      target = targetEnd;
+    }
+    return result;
+  }
+
+private:
+  /// The stride of the innermost element of dims that form one line.
+  FailureOr<OpFoldResult> getLineStride(ArrayRef<int64_t> shape,
+                                        ArrayRef<OpFoldResult> strides) {
+    SmallVector<size_t> counted;
+    for (size_t dim = 0; dim < shape.size(); ++dim)
+      if (shape[dim] != 1)
+        counted.push_back(dim);
+    if (counted.empty())
+      return OpFoldResult(builder.getIndexAttr(1));
+    for (size_t next = 1; next < counted.size(); ++next) {
+      std::optional<int64_t> outer =
+          getConstantIntValue(strides[counted[next - 1]]);
+      std::optional<int64_t> inner = getConstantIntValue(strides[counted[next]]);
+      if (!outer || !inner || *outer != *inner * shape[counted[next]])
+        return failure();
+    }
+    return strides[counted.back()];
+  }
+
+  OpBuilder &builder;
+  Location loc;
+};
+} // namespace
+
+/// The strides of `op`'s result as a view of a buffer of `shape` and
+/// `strides` (repeated data gets stride 0), or failure when the view op has
+/// no such form.
+static FailureOr<SmallVector<OpFoldResult>>
+getViewStrides(ViewStrides &views, Operation *op, ArrayRef<int64_t> shape,
+               ArrayRef<OpFoldResult> strides, ArrayRef<int64_t> resultShape) {
+  using Strides = FailureOr<SmallVector<OpFoldResult>>;
+  return TypeSwitch<Operation *, Strides>(op)
+      .Case([&](PermuteOp permute) -> Strides {
+        return llvm::map_to_vector(permute.getPerm(),
+                                   [&](int64_t dim) { return strides[dim]; });
+      })
+      .Case([&](SqueezeOp squeeze) -> Strides {
+        SmallVector<OpFoldResult> result;
+        for (auto [dim, stride] : llvm::enumerate(strides))
+          if (!llvm::is_contained(squeeze.getDims(), dim))
+            result.push_back(stride);
+        return result;
+      })
+      .Case([&](ExpandOp) -> Strides {
+        SmallVector<OpFoldResult> result(strides);
+        for (auto [dim, size] : llvm::enumerate(shape))
+          if (size == 1 && resultShape[dim] != 1)
+            result[dim] = views.zero();
+        return result;
+      })
+      .Case([&](BroadcastOp broadcast) -> Strides {
+        SmallVector<OpFoldResult> result(resultShape.size(), views.zero());
+        for (auto [from, to] : llvm::enumerate(broadcast.getDims()))
+          if (!(shape[from] == 1 && resultShape[to] != 1))
+            result[to] = strides[from];
+        return result;
+      })
+      .Case([&](ReshapeOp) {
+        return views.reshape(shape, strides, resultShape);
+      })
+      .Default([&](Operation *) -> Strides {
+        return SmallVector<OpFoldResult>(strides);
+      });
+}
+
+LogicalResult HostLowering::lowerView(Operation *op) {
+  Location loc = op->getLoc();
+  Value source = bufferOf(op->getOperand(0));
+  Value result = op->getResult(0);
+  MemRefType wanted =
+      getLocalBufferType(cast<RankedTensorType>(result.getType()));
+  if (source.getType() == wanted) {
+    buffers.map(result, source);
+    return success();
+  }
+  auto sourceType = cast<MemRefType>(source.getType());
+  if (!sourceType.hasStaticShape() || !wanted.hasStaticShape())
+    return op->emitError("lowering of a view of a buffer with a dynamic shape "
+                         "is not implemented yet");
+  Value view;
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    // Sliced dims are never split, so the global window is the local one.
+    view = memref::SubViewOp::create(builder, loc, source, slice.getStarts(),
+                                     wanted.getShape(), slice.getSteps());
+  } else {
+    SmallVector<int64_t> staticStrides;
+    int64_t staticOffset;
+    (void)sourceType.getStridesAndOffset(staticStrides, staticOffset);
+    // Strides and offset known only at run time are read from the buffer.
+    memref::ExtractStridedMetadataOp metadata;
+    auto readMetadata = [&] {
+      if (!metadata)
+        metadata =
+            memref::ExtractStridedMetadataOp::create(builder, loc, source);
+      return metadata;
+    };
+    SmallVector<OpFoldResult> strides;
+    for (auto [dim, stride] : llvm::enumerate(staticStrides))
+      strides.push_back(ShapedType::isDynamic(stride)
+                            ? OpFoldResult(readMetadata().getStrides()[dim])
+                            : OpFoldResult(builder.getIndexAttr(stride)));
+    OpFoldResult offset =
+        ShapedType::isDynamic(staticOffset)
+            ? OpFoldResult(readMetadata().getOffset())
+            : OpFoldResult(builder.getIndexAttr(staticOffset));
+    ViewStrides views(builder, loc);
+    FailureOr<SmallVector<OpFoldResult>> viewStrides = getViewStrides(
+        views, op, sourceType.getShape(), strides, wanted.getShape());
+    if (failed(viewStrides))
+      return op->emitError("this reshape is not a view of its operand's "
+                           "buffer: the dims it merges are not one strided "
+                           "line in memory (or their strides are only known "
+                           "at run time); it needs a copy");
+    SmallVector<int64_t> resultStrides;
+    SmallVector<Value> dynamicStrides;
+    dispatchIndexOpFoldResults(*viewStrides, dynamicStrides, resultStrides);
+    auto type = MemRefType::get(
+        wanted.getShape(), wanted.getElementType(),
+        StridedLayoutAttr::get(builder.getContext(), staticOffset,
+                               resultStrides));
+    view = memref::ReinterpretCastOp::create(
+        builder, loc, type, source, offset,
+        getAsIndexOpFoldResult(builder.getContext(), wanted.getShape()),
+        *viewStrides);
+  }
+  // The view's exact strides are the ones the result's type states, or a
+  // more precise (static) version of them.
+  if (view.getType() != wanted) {
+    if (!memref::CastOp::areCastCompatible(view.getType(), wanted))
+      return op->emitError("the buffer view ")
+             << view.getType() << " does not match the result's layout "
+             << wanted;
+    view = memref::CastOp::create(builder, loc, wanted, view);
+  }
+  buffers.map(result, view);
+  return success();
+}
