@@ -38,9 +38,14 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     (or whose strides are known only at run time) is not a view and is
     reported; segmentation leaves such reshapes in kernels.
 
-    Not yet: send_recv between meshes (reported as an error), and guarding
-    ops by mesh membership, which programs whose ranks are not all on one
-    mesh need.
+    Every rank runs the host program. When the function's values live on
+    several meshes, kernel launches, library calls and communications run
+    only on the devices of their mesh (`scf.if` on `hostir.in_mesh`);
+    buffers are allocated by every rank, so ranks outside a mesh hold
+    placeholders. A send_recv looks up the executing rank's role (send to,
+    receive from, or keep) with `scf.index_switch` on the rank and posts on
+    the team of all devices of both meshes, a send and a receive of one
+    rank together.
   }];
   let dependentDialects = ["::mlir::hostir::HostIRDialect",
                            "::mlir::memref::MemRefDialect",

@@ -94,6 +94,19 @@ private:
                         function_ref<Value()> peerSource);
   void emitRingEpilogue(const Ring &ring);
 
+  // Programs over several meshes (MeshGuards.cpp).
+  /// The devices of every mesh the function's values live on.
+  void collectProgramDevices();
+  /// The mesh whose devices run `op`, or null when every rank runs it
+  /// (views, returns, unsharded programs) or it guards itself (send_recv).
+  MeshAttr getExecutingMesh(Operation *op);
+  /// Runs `emit` on the devices of `mesh` only, when the program has
+  /// others. Buffers it allocates are allocated by every rank (placeholders
+  /// outside the mesh), so later views of them need no guard.
+  LogicalResult onMeshOnly(Location loc, MeshAttr mesh,
+                           function_ref<LogicalResult()> emit);
+  LogicalResult lowerSendRecv(SendRecvOp transfer);
+
   Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
   /// A fresh device buffer for the local piece of `tensor`.
   Value allocate(Location loc, Value tensor) {
@@ -110,6 +123,8 @@ private:
   }
   /// The executing rank's team along `axis` of `mesh`.
   Value team(Location loc, MeshAttr mesh, int64_t axis);
+  /// The executing rank, computed once at the program's entry.
+  Value getRank(Location loc);
 
   func::FuncOp function;
   hostir::Backend backend;
@@ -120,6 +135,8 @@ private:
   DenseSet<Value> chunked;
   Block *entry = nullptr;
   Value rank;
+  /// Sorted device ids of all meshes of the function.
+  SmallVector<int64_t> programDevices;
 };
 
 } // namespace mlir::fuser

@@ -20,15 +20,18 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 
-Value HostLowering::team(Location loc, MeshAttr mesh, int64_t axis) {
-  // The rank is the program's: computed once at its entry.
+Value HostLowering::getRank(Location loc) {
   if (!rank) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(entry);
     rank = hostir::RankOp::create(builder, loc, builder.getIndexType());
   }
+  return rank;
+}
+
+Value HostLowering::team(Location loc, MeshAttr mesh, int64_t axis) {
   auto type = hostir::TeamType::get(builder.getContext(), mesh.getAxisSize(axis));
-  return hostir::TeamOp::create(builder, loc, type, rank, mesh,
+  return hostir::TeamOp::create(builder, loc, type, getRank(loc), mesh,
                                 ArrayRef<int64_t>{axis});
 }
 
@@ -97,9 +100,9 @@ LogicalResult HostLowering::emitCommunication(Operation *op,
         return post<hostir::AllToAllOp>(op, input, output, mesh,
                                         comm.getAxis());
       })
+      // all_slice and send_recv are lowered before: they post no collective.
       .Default([&](Operation *other) {
-        return other->emitError("lowering of this communication to host IR is "
-                                "not implemented yet");
+        return other->emitError("this communication has no host collective");
       });
 }
 
@@ -127,6 +130,8 @@ LogicalResult HostLowering::emitLibraryCall(Operation *op,
 LogicalResult HostLowering::lowerCommunication(Operation *op) {
   Location loc = op->getLoc();
   Value result = op->getResult(0);
+  if (auto transfer = dyn_cast<SendRecvOp>(op))
+    return lowerSendRecv(transfer);
   auto slice = dyn_cast<AllSliceOp>(op);
   if (!slice) {
     buffers.map(result, allocate(loc, result));
@@ -220,19 +225,26 @@ LogicalResult HostLowering::run() {
        llvm::zip(function.getArguments(), entry->getArguments()))
     buffers.map(tensor, buffer);
   builder.setInsertionPointToStart(entry);
-  // Consecutive ops that run in the same number of stream chunks form one
-  // pipeline.
+  collectProgramDevices();
+  // Consecutive ops on one mesh that run in the same number of stream
+  // chunks form one pipeline.
   SmallVector<Operation *> group;
   int64_t groupChunks = 0;
   auto flush = [&]() -> LogicalResult {
-    LogicalResult result =
-        group.empty() ? success() : lowerPipeline(group, groupChunks);
+    if (group.empty())
+      return success();
+    LogicalResult result = onMeshOnly(
+        group.front()->getLoc(), getExecutingMesh(group.front()),
+        [&] { return lowerPipeline(group, groupChunks); });
     group.clear();
     return result;
   };
   for (Operation &op : function.getBody().front()) {
     std::optional<int64_t> chunks = getPipelineChunks(&op);
-    if (chunks && !group.empty() && *chunks != groupChunks && failed(flush())) {
+    if (chunks && !group.empty() &&
+        (*chunks != groupChunks ||
+         getExecutingMesh(&op) != getExecutingMesh(group.front())) &&
+        failed(flush())) {
       host.erase();
       return failure();
     }
@@ -241,7 +253,9 @@ LogicalResult HostLowering::run() {
       groupChunks = *chunks;
       continue;
     }
-    if (failed(flush()) || failed(lower(&op))) {
+    if (failed(flush()) ||
+        failed(onMeshOnly(op.getLoc(), getExecutingMesh(&op),
+                          [&] { return lower(&op); }))) {
       host.erase();
       return failure();
     }

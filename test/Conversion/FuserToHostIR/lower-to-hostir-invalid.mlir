@@ -13,14 +13,6 @@ func.func @not_segmented(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
 
 // -----
 
-func.func @send_recv(%x: tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>>) {
-  // expected-error @+1 {{lowering of this communication to host IR is not implemented yet}}
-  %0 = fuser.comm.send_recv %x : tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2], devices = [2, 3]>, [[0]]>>
-  return
-}
-
-// -----
-
 // A merge of a transposed buffer is not a view; segmentation makes it a copy.
 #mesh = #fuser.mesh<[2]>
 func.func @reshape_of_transposed(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>>) {

@@ -20,6 +20,8 @@ module {
     %team = hostir.team %rank mesh = #fuser.mesh<[2, 4]> axes = [1] : !hostir.team<4>
     // CHECK: hostir.team %[[RANK]] mesh = #fuser.mesh<[2, 4]> axes = [0, 1] : !hostir.team<8>
     %world = hostir.team %rank mesh = #fuser.mesh<[2, 4]> axes = [0, 1] : !hostir.team<8>
+    // CHECK: hostir.in_mesh %[[RANK]] mesh = #fuser.mesh<[2], devices = [2, 3]>
+    %member = hostir.in_mesh %rank mesh = #fuser.mesh<[2], devices = [2, 3]>
     // CHECK: hostir.team_index %[[TEAM]] : !hostir.team<4>
     %index = hostir.team_index %team : !hostir.team<4>
     // CHECK: %[[MAIN:.*]] = hostir.get_current_stream

@@ -139,9 +139,13 @@ MeshAttr MeshAttr::getSlice(int64_t axis, int64_t index) const {
     if ((*coordinates)[axis] == index)
       sliceDevices.push_back(mesh.devices[position]);
   }
-  if (isIdentityOrder(sliceDevices))
-    sliceDevices.clear();
-  return MeshAttr::get(getContext(), sliceShape, sliceDevices);
+  return getOfDevices(getContext(), sliceShape, sliceDevices);
+}
+
+MeshAttr MeshAttr::getOfDevices(MLIRContext *context, ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> devices) {
+  return get(context, shape,
+             isIdentityOrder(devices) ? ArrayRef<int64_t>() : devices);
 }
 
 //===----------------------------------------------------------------------===//

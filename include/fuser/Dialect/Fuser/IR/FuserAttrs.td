@@ -40,6 +40,10 @@ def Fuser_MeshAttr : Fuser_Attr<"Mesh", "mesh"> {
                         ::llvm::ArrayRef<int64_t> shape) {
       return get(context, shape, {});
     }
+    /// A mesh of `devices` in its canonical form (ids 0 .. N-1 implied).
+    static MeshAttr getOfDevices(::mlir::MLIRContext *context,
+                                 ::llvm::ArrayRef<int64_t> shape,
+                                 ::llvm::ArrayRef<int64_t> devices);
     int64_t getRank() const { return getShape().size(); }
     int64_t getNumDevices() const;
     int64_t getAxisSize(int64_t axis) const { return getShape()[axis]; }

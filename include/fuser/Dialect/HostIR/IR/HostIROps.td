@@ -30,6 +30,9 @@ def HostIR_TeamOp : HostIR_Op<"team", [Pure]> {
     rank: all devices whose mesh coordinates equal the rank's outside
     `axes`, ordered row-major over `axes` in the order given. For mesh
     `[2, 4]` and rank 5, axes `[1]` is ranks 4..7 and axes `[0]` is 1, 5.
+    A rank outside the mesh belongs to no such team: its team index is 0
+    and it must not communicate on it (host lowering guards communications
+    with hostir.in_mesh).
   }];
   let arguments = (ins Index:$rank, Fuser_MeshAttr:$mesh,
                        DenseI64ArrayAttr:$axes);
@@ -38,6 +41,17 @@ def HostIR_TeamOp : HostIR_Op<"team", [Pure]> {
     $rank `mesh` `=` qualified($mesh) `axes` `=` $axes attr-dict `:` qualified(type($team))
   }];
   let hasVerifier = 1;
+}
+
+def HostIR_InMeshOp : HostIR_Op<"in_mesh", [Pure]> {
+  let summary = "whether a rank is one of a mesh's devices";
+  let description = [{
+    Ops on values of a mesh run only on its devices: host programs of
+    functions whose values live on several meshes guard them with this.
+  }];
+  let arguments = (ins Index:$rank, Fuser_MeshAttr:$mesh);
+  let results = (outs I1:$member);
+  let assemblyFormat = "$rank `mesh` `=` qualified($mesh) attr-dict";
 }
 
 def HostIR_TeamIndexOp : HostIR_Op<"team_index", [Pure]> {
