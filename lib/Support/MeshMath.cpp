@@ -23,6 +23,40 @@ int64_t Mesh::numDevices() const {
   return n;
 }
 
+std::string checkMesh(const Shape &shape, const std::vector<int64_t> &devices) {
+  std::ostringstream problem;
+  if (shape.empty())
+    return "mesh must have at least one axis";
+  for (size_t axis = 0; axis < shape.size(); ++axis)
+    if (shape[axis] <= 0) {
+      problem << "mesh axis " << axis << " has size " << shape[axis]
+              << "; sizes must be positive";
+      return problem.str();
+    }
+  if (devices.empty())
+    return {};
+  int64_t positions = Mesh{shape, {}}.numDevices();
+  if (static_cast<int64_t>(devices.size()) != positions) {
+    problem << "mesh of " << positions << " positions has " << devices.size()
+            << " device ids";
+    return problem.str();
+  }
+  for (size_t position = 0; position < devices.size(); ++position) {
+    if (devices[position] < 0) {
+      problem << "device id " << devices[position] << " at position "
+              << position << " is negative";
+      return problem.str();
+    }
+    auto first = std::find(devices.begin(), devices.end(), devices[position]);
+    if (first != devices.begin() + position) {
+      problem << "device id " << devices[position] << " appears at positions "
+              << (first - devices.begin()) << " and " << position;
+      return problem.str();
+    }
+  }
+  return {};
+}
+
 std::optional<int64_t> Mesh::linearIndexOf(int64_t device) const {
   auto it = std::find(devices.begin(), devices.end(), device);
   if (it == devices.end())

@@ -13,17 +13,17 @@ using fuser::Mesh;
 namespace {
 
 /// Rejects what the C++ helpers assume away (they assert instead of
-/// throwing), so bad Python input raises ValueError.
-void checkMesh(const Mesh &mesh) {
-  if (mesh.shape.empty())
-    throw py::value_error("mesh must have at least one axis");
-  for (int64_t size : mesh.shape)
-    if (size <= 0)
-      throw py::value_error("mesh axis sizes must be positive");
-  if (static_cast<int64_t>(mesh.devices.size()) != mesh.numDevices())
-    throw py::value_error("mesh has " + std::to_string(mesh.numDevices()) +
-                          " positions but " +
-                          std::to_string(mesh.devices.size()) + " device ids");
+/// throwing), so bad Python input raises ValueError; the same check as
+/// #fuser.mesh's verifier. Device ids are given in full or left out.
+Mesh makeMesh(const fuser::Shape &shape,
+              const std::optional<std::vector<int64_t>> &devices) {
+  if (devices && devices->empty())
+    throw py::value_error("give every device id or none");
+  std::string problem =
+      fuser::checkMesh(shape, devices.value_or(std::vector<int64_t>()));
+  if (!problem.empty())
+    throw py::value_error(problem);
+  return devices ? Mesh{shape, *devices} : Mesh::iota(shape);
 }
 
 void checkAxes(const Mesh &mesh, const std::vector<int64_t> &axes) {
@@ -54,11 +54,7 @@ PYBIND11_MODULE(_mesh, m) {
   m.doc() = "Device-mesh and shard arithmetic shared with the runtime";
 
   py::class_<Mesh>(m, "Mesh")
-      .def(py::init([](fuser::Shape shape, std::optional<std::vector<int64_t>> devices) {
-             Mesh mesh = devices ? Mesh{shape, *devices} : Mesh::iota(shape);
-             checkMesh(mesh);
-             return mesh;
-           }),
+      .def(py::init(&makeMesh),
            py::arg("shape"), py::arg("devices") = py::none())
       .def_readonly("shape", &Mesh::shape)
       .def_readonly("devices", &Mesh::devices)

@@ -48,8 +48,16 @@ class MeshTest(unittest.TestCase):
         self.assertEqual(piece.data[0], [3, 4, 5])
 
     def test_bad_input_raises(self):
-        with self.assertRaisesRegex(ValueError, "positions but 3 device ids"):
+        with self.assertRaisesRegex(ValueError, "mesh of 4 positions has 3 device ids"):
             Mesh([2, 2], devices=[0, 1, 2])
+        with self.assertRaisesRegex(ValueError, "device id -1 at position 0 is negative"):
+            Mesh([2], devices=[-1, 0])
+        with self.assertRaisesRegex(ValueError, "device id 3 appears at positions 0 and 1"):
+            Mesh([2], devices=[3, 3])
+        with self.assertRaisesRegex(ValueError, "mesh axis 1 has size 0"):
+            Mesh([2, 0])
+        with self.assertRaisesRegex(ValueError, "every device id or none"):
+            Mesh([2], devices=[])
         with self.assertRaisesRegex(ValueError, "not divisible by 2"):
             local_shape([5], [[0]], Mesh([2]), 0)
         with self.assertRaisesRegex(ValueError, "out of range"):

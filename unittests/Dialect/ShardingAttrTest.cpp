@@ -58,6 +58,27 @@ TEST_F(ShardingAttrTest, MeshSliceKeepsAxisNumbering) {
   EXPECT_EQ(print(column), "#fuser.mesh<[2, 1]>");
 }
 
+TEST_F(ShardingAttrTest, MeshOfDevicesIsCanonical) {
+  MeshAttr identity = MeshAttr::getOfDevices(&context, {3}, {0, 1, 2});
+  EXPECT_EQ(identity, MeshAttr::get(&context, {3}));
+  EXPECT_EQ(print(MeshAttr::getOfDevices(&context, {2}, {2, 3})),
+            "#fuser.mesh<[2], devices = [2, 3]>");
+}
+
+TEST_F(ShardingAttrTest, AxisMovesBetweenDims) {
+  auto sharding = parse<ShardingAttr>(
+      "#fuser.sharding<#fuser.mesh<[2, 2]>, [[0, 1], []], stream = {1 : 2}>");
+  ASSERT_TRUE(sharding);
+  // Taken off dim 0 and appended to dim 1; the stream split stays.
+  EXPECT_EQ(print(sharding.withAxisOnDim(1, 1, 1)),
+            "#fuser.sharding<#fuser.mesh<[2, 2]>, [[0], [1]], stream = {1 : 2}>");
+  // Inserted in front of the axes already there.
+  EXPECT_EQ(print(sharding.withAxisOnDim(1, 0, 0)),
+            "#fuser.sharding<#fuser.mesh<[2, 2]>, [[1, 0], []], stream = {1 : 2}>");
+  EXPECT_EQ(print(sharding.withoutAxis(0)),
+            "#fuser.sharding<#fuser.mesh<[2, 2]>, [[1], []], stream = {1 : 2}>");
+}
+
 TEST_F(ShardingAttrTest, LocalShapeAndQueries) {
   auto sharding = parse<ShardingAttr>(
       "#fuser.sharding<#fuser.mesh<[2, 4]>, [[0, 1], [], []], "

@@ -77,4 +77,14 @@ TEST(MeshMath, ShardOffsetsNestOuterAxisFirst) {
   EXPECT_EQ(*shardOffsetOn({8, 8}, {{1}, {0}}, mesh, 7), (Shape{6, 4}));
 }
 
+TEST(MeshMath, CheckMeshNamesTheProblem) {
+  EXPECT_EQ(checkMesh({2, 2}, {}), "");
+  EXPECT_EQ(checkMesh({2}, {3, 1}), "");
+  EXPECT_EQ(checkMesh({}, {}), "mesh must have at least one axis");
+  EXPECT_EQ(checkMesh({2, 0}, {}), "mesh axis 1 has size 0; sizes must be positive");
+  EXPECT_EQ(checkMesh({2, 2}, {0, 1, 2}), "mesh of 4 positions has 3 device ids");
+  EXPECT_EQ(checkMesh({2}, {0, -1}), "device id -1 at position 1 is negative");
+  EXPECT_EQ(checkMesh({3}, {4, 2, 4}), "device id 4 appears at positions 0 and 2");
+}
+
 } // namespace

@@ -55,6 +55,12 @@ struct Mesh {
   int64_t axesSize(const std::vector<int64_t> &axes) const;
 };
 
+/// Describes why `devices` (row-major; empty: the implied 0 .. N-1) cannot
+/// be the device ids of a mesh of `shape`: no axes, a non-positive axis
+/// size, a count that is not the number of positions, a negative or a
+/// repeated id. Empty when they can.
+std::string checkMesh(const Shape &shape, const std::vector<int64_t> &devices);
+
 /// Describes why a sharding cannot be applied to a shape, naming the dim.
 /// Empty when every static dim divides evenly.
 std::string checkDivisible(const Shape &globalShape, const DimAxes &dimAxes,

@@ -86,25 +86,13 @@ static LogicalResult checkPlacement(Operation *op, StringRef side,
                            << why << "), got " << actual;
 }
 
-static SmallVector<SmallVector<int64_t>> withoutAxis(ShardingAttr sharding,
-                                                     int64_t axis) {
-  SmallVector<SmallVector<int64_t>> dims = sharding.getDimAxesList();
-  for (SmallVector<int64_t> &axes : dims)
-    llvm::erase(axes, axis);
-  return dims;
-}
-
-/// `source`'s dims with `axis` placed on `dim` at the position it has in
+/// `source` with `axis` placed on `dim` at the position it has in
 /// `target`, so that the only difference is where `axis` sits.
-static SmallVector<SmallVector<int64_t>>
-withAxisAsIn(ShardingAttr source, ShardingAttr target, int64_t axis,
-             int64_t dim) {
-  SmallVector<SmallVector<int64_t>> dims = withoutAxis(source, axis);
+static ShardingAttr withAxisAsIn(ShardingAttr source, ShardingAttr target,
+                                 int64_t axis, int64_t dim) {
   ArrayRef<int64_t> targetAxes = target.getDimAxes(dim);
-  auto position = llvm::find(targetAxes, axis) - targetAxes.begin();
-  SmallVector<int64_t> &axes = dims[dim];
-  axes.insert(axes.begin() + std::min<int64_t>(position, axes.size()), axis);
-  return dims;
+  return source.withAxisOnDim(axis, dim,
+                              llvm::find(targetAxes, axis) - targetAxes.begin());
 }
 
 LogicalResult AllgatherOp::verify() {
@@ -115,7 +103,7 @@ LogicalResult AllgatherOp::verify() {
       failed(getSplitDim(*this, sides->input, "operand", axis)))
     return failure();
   return checkPlacement(*this, "result", sides->result,
-                        sides->input.withDims(withoutAxis(sides->input, axis)),
+                        sides->input.withoutAxis(axis),
                         "the operand's without the gathered axis");
 }
 
@@ -131,8 +119,8 @@ LogicalResult AllSliceOp::verify() {
   FailureOr<int64_t> dim = getSplitDim(*this, sides->result, "result", axis);
   if (failed(dim))
     return failure();
-  ShardingAttr expected = sides->input.withDims(
-      withAxisAsIn(sides->input, sides->result, axis, *dim));
+  ShardingAttr expected =
+      withAxisAsIn(sides->input, sides->result, axis, *dim);
   return checkPlacement(*this, "result", sides->result, expected,
                         "the operand's, split along the axis");
 }
@@ -160,8 +148,7 @@ LogicalResult ReduceScatterOp::verify() {
   if (failed(dim))
     return failure();
   ShardingAttr resolved = sides->input.withoutPartialAxis(axis);
-  ShardingAttr expected = resolved.withDims(
-      withAxisAsIn(resolved, sides->result, axis, *dim));
+  ShardingAttr expected = withAxisAsIn(resolved, sides->result, axis, *dim);
   return checkPlacement(*this, "result", sides->result, expected,
                         "the operand's, resolved and split along the axis");
 }
@@ -205,8 +192,8 @@ static LogicalResult verifyRootedSplit(Operation *op, ShardingAttr full,
       failed(checkRoot(op, full.getMesh(), axis, root)) ||
       failed(getSplitDim(op, full, fullSide, axis)))
     return failure();
-  ShardingAttr expected = full.withDims(withoutAxis(full, axis))
-                              .withMesh(full.getMesh().getSlice(axis, root));
+  ShardingAttr expected =
+      full.withoutAxis(axis).withMesh(full.getMesh().getSlice(axis, root));
   return checkPlacement(op, rootedSide, rooted, expected,
                         ("the " + fullSide +
                          "'s without the axis, on the root's slice")
@@ -262,8 +249,7 @@ LogicalResult AllToAllOp::verify() {
     return emitOpError("mesh axis ")
            << axis << " splits dim " << *from
            << " on both sides; all_to_all moves the split to another dim";
-  ShardingAttr expected = sides->input.withDims(
-      withAxisAsIn(sides->input, sides->result, axis, *to));
+  ShardingAttr expected = withAxisAsIn(sides->input, sides->result, axis, *to);
   return checkPlacement(*this, "result", sides->result, expected,
                         "the operand's with the axis moved to another dim");
 }

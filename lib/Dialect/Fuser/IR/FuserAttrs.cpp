@@ -88,30 +88,13 @@ MeshPositionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape,
                                ArrayRef<int64_t> devices) {
-  if (shape.empty())
-    return emitError() << "mesh must have at least one axis";
-  for (auto [axis, size] : llvm::enumerate(shape))
-    if (size <= 0)
-      return emitError() << "mesh axis " << axis << " has size " << size
-                         << "; sizes must be positive";
-  if (devices.empty())
-    return success();
-  int64_t numDevices = numPositions(shape);
-  if (static_cast<int64_t>(devices.size()) != numDevices)
-    return emitError() << "mesh of " << numDevices << " positions has "
-                       << devices.size() << " device ids";
-  if (isIdentityOrder(devices))
+  std::string problem = ::fuser::checkMesh({shape.begin(), shape.end()},
+                                           {devices.begin(), devices.end()});
+  if (!problem.empty())
+    return emitError() << problem;
+  // The canonical form leaves the default ids implied.
+  if (!devices.empty() && isIdentityOrder(devices))
     return emitError() << "explicit device ids in the default order; omit them";
-  llvm::SmallDenseMap<int64_t, int64_t> positionOf;
-  for (auto [position, device] : llvm::enumerate(devices)) {
-    if (device < 0)
-      return emitError() << "device id " << device << " at position "
-                         << position << " is negative";
-    auto [it, inserted] = positionOf.try_emplace(device, position);
-    if (!inserted)
-      return emitError() << "device id " << device << " appears at positions "
-                         << it->second << " and " << position;
-  }
   return success();
 }
 
@@ -570,6 +553,21 @@ ShardingAttr ShardingAttr::withMesh(MeshAttr mesh) const {
   return get(mesh, getDimAxesList(), getPartialAxes(), getPartialKind(),
              getStreamDim(), getStreamChunks(), getOrder(), getContiguity(),
              getStreamChunked());
+}
+
+ShardingAttr ShardingAttr::withoutAxis(int64_t axis) const {
+  SmallVector<SmallVector<int64_t>> dims = getDimAxesList();
+  for (SmallVector<int64_t> &axes : dims)
+    llvm::erase(axes, axis);
+  return withDims(dims);
+}
+
+ShardingAttr ShardingAttr::withAxisOnDim(int64_t axis, int64_t dim,
+                                         int64_t position) const {
+  SmallVector<SmallVector<int64_t>> dims = withoutAxis(axis).getDimAxesList();
+  SmallVector<int64_t> &axes = dims[dim];
+  axes.insert(axes.begin() + std::min<int64_t>(position, axes.size()), axis);
+  return withDims(dims);
 }
 
 ShardingAttr ShardingAttr::withStream(std::optional<int64_t> dim,

@@ -22,8 +22,6 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 namespace {
-using DimAxesList = SmallVector<SmallVector<int64_t>>;
-
 class ReshardPlanner {
 public:
   ReshardPlanner(OpBuilder &builder, Location loc, Value value)
@@ -58,12 +56,11 @@ private:
 };
 } // namespace
 
-/// Mesh axes of `sharding` in `dim` followed by `axis`, the rest unchanged.
+/// Mesh axes of `sharding` in `dim` followed by `axis` (which splits no
+/// dim yet), the rest unchanged.
 static ShardingAttr withAxisAppended(ShardingAttr sharding, int64_t dim,
                                      int64_t axis) {
-  DimAxesList dims = sharding.getDimAxesList();
-  dims[dim].push_back(axis);
-  return sharding.withDims(dims);
+  return sharding.withAxisOnDim(axis, dim, sharding.getDimAxes(dim).size());
 }
 
 /// The dim of `target` that `axis` splits and its position there.
@@ -104,16 +101,13 @@ LogicalResult ReshardPlanner::convertOnMesh(ShardingAttr target) {
       ++keep;
     while (sharding.getDimAxes(dim).size() > keep) {
       int64_t axis = sharding.getDimAxes(dim).back();
-      DimAxesList dims = sharding.getDimAxesList();
-      dims[dim].pop_back();
       std::optional<std::pair<int64_t, size_t>> to = findAxis(target, axis);
       if (to && to->first != dim &&
           isReadyFor(sharding, target, to->first, to->second)) {
-        dims[to->first].push_back(axis);
-        step<AllToAllOp>(sharding.withDims(dims), axis);
+        step<AllToAllOp>(withAxisAppended(sharding, to->first, axis), axis);
         continue;
       }
-      step<AllgatherOp>(sharding.withDims(dims), axis);
+      step<AllgatherOp>(sharding.withoutAxis(axis), axis);
     }
   }
 

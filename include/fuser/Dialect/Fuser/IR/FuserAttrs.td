@@ -163,6 +163,13 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     /// Same sharding with the dims' axis lists replaced (partial, stream and
     /// layout kept).
     ShardingAttr withDims(::llvm::ArrayRef<::llvm::SmallVector<int64_t>> dimAxes) const;
+    /// Same sharding with `axis` taken off whatever dim it splits (if any)
+    /// and placed on `dim` at `position` among its axes (at most after the
+    /// last): the placement a communication over `axis` moves to.
+    ShardingAttr withAxisOnDim(int64_t axis, int64_t dim,
+                               int64_t position) const;
+    /// Same sharding without `axis` splitting any dim.
+    ShardingAttr withoutAxis(int64_t axis) const;
     /// Same sharding with the partial axes replaced.
     ShardingAttr withPartial(::llvm::ArrayRef<int64_t> axes, ReductionKind kind) const;
     /// Same sharding no longer partial over `axis`: the placement a
