@@ -14,20 +14,22 @@ fuser_build "$build-runtime-only" -DFUSER_ENABLE_COMPILER=OFF
 passed=0
 failed=0
 
-# run_gtest <binary>: adds the binary's test counts; a crash counts as a failure.
+# run_gtest <command...>: runs a GoogleTest binary (possibly under mpirun) and
+# adds its test counts; a crash or a non-zero exit counts as a failure.
 run_gtest() {
-  local output status=0 ran failures
-  output=$("$1" --gtest_brief=1 2>&1) || status=$?
+  local output status=0 ran failures skipped
+  output=$("$@" --gtest_brief=1 --gtest_color=no 2>&1) || status=$?
   echo "$output" | grep -v '^\[       OK \]' || true
   ran=$(echo "$output" | sed -n 's/^\[==========\] \([0-9]*\) tests\? from .* ran.*/\1/p')
   failures=$(echo "$output" | sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:/\1/p')
   if [ -z "$ran" ]; then
-    echo "$1 did not finish (exit $status)"
+    echo "$* did not finish (exit $status)"
     failed=$((failed + 1))
     return
   fi
   failures=${failures:-0}
-  passed=$((passed + ran - failures))
+  skipped=$(echo "$output" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?.*/\1/p')
+  passed=$((passed + ran - failures - ${skipped:-0}))
   failed=$((failed + failures))
   if [ "$status" -ne 0 ] && [ "$failures" -eq 0 ]; then
     failed=$((failed + 1))
@@ -37,6 +39,13 @@ run_gtest() {
 run_gtest "$build/unittests/FuserSupportTests"
 run_gtest "$build/unittests/FuserDialectTests"
 run_gtest "$build-runtime-only/unittests/FuserSupportTests"
+# The runtime's tests need every rank: 2 ranks, and 4 for the 2x2 mesh teams.
+for ranks in 2 4; do
+  for tree in "$build" "$build-runtime-only"; do
+    run_gtest mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=2 \
+      -np "$ranks" "$tree/runtime/test/FuserRuntimeTests"
+  done
+done
 
 # Python bindings, through ctest so that the interpreter is the one CMake
 # built the module for.

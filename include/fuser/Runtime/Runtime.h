@@ -1,0 +1,157 @@
+/*===- Runtime.h - C ABI of the Fuser-MLIR runtime -----------------*- C -*-===*
+ *
+ * What compiled host programs call: the process context (bootstrapped
+ * through MPI), teams of ranks, buffers, communications with work handles,
+ * library calls and copies. Plain C, no MLIR: the runtime builds alone on
+ * machines without LLVM. This header covers the host backend (host memory,
+ * MPI, C++ library calls); see docs/runtime.md.
+ *
+ * Errors: a call that fails records a message (fuser_last_error) and
+ * returns a failure status or null. fuser_fail prints a message and aborts
+ * every rank, so that no peer waits for a rank that gave up.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef FUSER_RUNTIME_RUNTIME_H
+#define FUSER_RUNTIME_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum FuserStatus { FUSER_OK = 0, FUSER_FAILED = 1 } FuserStatus;
+
+/* Element types (the tensor element types of fuser programs). */
+typedef enum FuserDType {
+  FUSER_F32 = 0,
+  FUSER_F16 = 1,
+  FUSER_BF16 = 2,
+  FUSER_F64 = 3,
+  FUSER_I64 = 4,
+  FUSER_I32 = 5,
+  FUSER_I8 = 6,
+  FUSER_I1 = 7
+} FuserDType;
+
+/* How partial values combine (the values of fuser's ReductionKind). */
+typedef enum FuserReduction {
+  FUSER_SUM = 0,
+  FUSER_PROD = 1,
+  FUSER_MAX = 2,
+  FUSER_MIN = 3,
+  FUSER_AVG = 4
+} FuserReduction;
+
+/* A strided view of memory: the fields of an MLIR memref descriptor, plus
+ * the element type. Element (i0, ..., in) is at
+ * aligned + (offset + sum_k i_k * strides[k]) * element size. */
+typedef struct FuserBuffer {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t rank;
+  const int64_t *sizes;
+  const int64_t *strides;
+  FuserDType dtype;
+} FuserBuffer;
+
+/*--- Context -------------------------------------------------------------*/
+
+/* Starts MPI (unless the caller did) and reads FUSER_TIMEOUT_S, the bound on
+ * every wait in seconds (default 60). Safe to call more than once. */
+FuserStatus fuser_init(int *argc, char ***argv);
+/* Frees cached buffers and communicators and finalizes MPI if fuser_init
+ * started it. */
+void fuser_finalize(void);
+int64_t fuser_rank(void);
+int64_t fuser_world_size(void);
+/* The message of the last failure of this process. */
+const char *fuser_last_error(void);
+/* Prints "fuser: rank R: <message>" and aborts all ranks. */
+void fuser_fail(const char *message);
+/* Fails unless the world has exactly `expected` ranks, naming both counts:
+ * a program compiled for a mesh of N devices needs N ranks. */
+FuserStatus fuser_expect_world_size(int64_t expected);
+
+/*--- Teams -----------------------------------------------------------------*/
+
+typedef struct FuserTeam FuserTeam;
+
+/* The team of `rank` along `axes` of a mesh of `shape` whose device ids
+ * (row-major) are `devices` (null: 0 .. N-1): the devices whose coordinates
+ * equal the rank's outside `axes`, row-major over `axes`. Its communicator
+ * is created on first use and cached. Null (with an error) for a rank
+ * outside the mesh. */
+FuserTeam *fuser_team(int64_t rank, const int64_t *shape, int64_t meshRank,
+                      const int64_t *devices, const int64_t *axes,
+                      int64_t numAxes);
+int64_t fuser_team_size(const FuserTeam *team);
+/* The executing rank's position in the team. */
+int64_t fuser_team_index(const FuserTeam *team);
+
+/*--- Communications ------------------------------------------------------*/
+
+typedef struct FuserWork FuserWork;
+
+/* Each posts a communication on the team and returns its work handle, or
+ * null with an error (wrong buffer sizes or types, buffers with gaps).
+ * Buffers must be dense. Shapes follow fuser's collectives: allgather and
+ * gather concatenate the members' inputs in team order; scatter and
+ * reduce_scatter hand member i block i of the (reduced) input. */
+FuserWork *fuser_allgather(FuserTeam *team, const FuserBuffer *input,
+                           const FuserBuffer *output);
+FuserWork *fuser_allreduce(FuserTeam *team, const FuserBuffer *input,
+                           const FuserBuffer *output, FuserReduction kind);
+FuserWork *fuser_reduce_scatter(FuserTeam *team, const FuserBuffer *input,
+                                const FuserBuffer *output,
+                                FuserReduction kind);
+FuserWork *fuser_reduce(FuserTeam *team, const FuserBuffer *input,
+                        const FuserBuffer *output, FuserReduction kind,
+                        int64_t root);
+FuserWork *fuser_broadcast(FuserTeam *team, const FuserBuffer *input,
+                           const FuserBuffer *output, int64_t root);
+FuserWork *fuser_gather(FuserTeam *team, const FuserBuffer *input,
+                        const FuserBuffer *output, int64_t root);
+FuserWork *fuser_scatter(FuserTeam *team, const FuserBuffer *input,
+                         const FuserBuffer *output, int64_t root);
+FuserWork *fuser_all_to_all(FuserTeam *team, const FuserBuffer *input,
+                            const FuserBuffer *output);
+FuserWork *fuser_send(FuserTeam *team, const FuserBuffer *buffer,
+                      int64_t peer);
+FuserWork *fuser_recv(FuserTeam *team, const FuserBuffer *buffer,
+                      int64_t peer);
+/* One handle for a group of sends and receives posted together. */
+FuserWork *fuser_group(FuserWork *const *works, int64_t count);
+/* Completes the work and frees the handle; fails (naming the operation and
+ * the team) when it does not complete within the timeout. */
+FuserStatus fuser_wait(FuserWork *work);
+
+/*--- Buffers and library calls --------------------------------------------*/
+
+/* Host memory of `bytes` (zeroed when asked), aligned for any element. */
+void *fuser_allocate(int64_t bytes, int32_t zeroed);
+void fuser_deallocate(void *memory);
+/* The buffer named `name` of `bytes`, allocated on first use and kept
+ * until fuser_finalize; asking again with another size fails. */
+void *fuser_cached_buffer(const char *name, int64_t bytes);
+/* Number of cached buffers (how much the cache holds). */
+int64_t fuser_cached_buffer_count(void);
+
+/* Copies between buffers of the same shape and element type, any strides. */
+FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target);
+/* out[..., i, j] = sum_k lhs[..., i, k] * rhs[..., k, j], batch dims
+ * matched; accumulates in f32 (f64 for f64). */
+FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
+                         const FuserBuffer *out);
+/* out[..., n] = sum_k input[..., k] * weight[n, k] + bias[n] (bias may be
+ * null; a weight of rank 1 gives out[...] = sum_k input[..., k] * weight[k]
+ * + bias). */
+FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
+                         const FuserBuffer *bias, const FuserBuffer *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FUSER_RUNTIME_RUNTIME_H */

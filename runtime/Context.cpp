@@ -1,0 +1,109 @@
+//===- Context.cpp - process context, errors and timeouts ----------------===//
+
+#include "Internal.h"
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using namespace fuser::runtime;
+
+namespace {
+struct Context {
+  bool initialized = false;
+  /// Whether fuser_init started MPI (and so finalizes it).
+  bool startedMpi = false;
+  double timeoutSeconds = 60.0;
+  std::string lastError;
+};
+
+Context &getContext() {
+  static Context context;
+  return context;
+}
+} // namespace
+
+FuserStatus fuser::runtime::fail(std::string message) {
+  getContext().lastError = std::move(message);
+  return FUSER_FAILED;
+}
+
+double fuser::runtime::getTimeoutSeconds() {
+  return getContext().timeoutSeconds;
+}
+
+extern "C" {
+
+FuserStatus fuser_init(int *argc, char ***argv) {
+  Context &context = getContext();
+  if (context.initialized)
+    return FUSER_OK;
+  int running = 0;
+  MPI_Initialized(&running);
+  if (!running) {
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+      return fail("MPI_Init failed");
+    context.startedMpi = true;
+  }
+  // Failures are reported as messages, not by MPI aborting on its own.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  if (const char *timeout = std::getenv("FUSER_TIMEOUT_S")) {
+    char *end = nullptr;
+    double seconds = std::strtod(timeout, &end);
+    if (end == timeout || *end != '\0' || !(seconds > 0))
+      return fail(std::string("FUSER_TIMEOUT_S must be a positive number of "
+                              "seconds, got '") +
+                  timeout + "'");
+    context.timeoutSeconds = seconds;
+  }
+  context.initialized = true;
+  return FUSER_OK;
+}
+
+void fuser_finalize(void) {
+  Context &context = getContext();
+  if (!context.initialized)
+    return;
+  releaseTeams();
+  releaseCachedBuffers();
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (context.startedMpi && !finalized)
+    MPI_Finalize();
+  context.initialized = false;
+}
+
+int64_t fuser_rank(void) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int64_t fuser_world_size(void) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+const char *fuser_last_error(void) { return getContext().lastError.c_str(); }
+
+void fuser_fail(const char *message) {
+  std::fprintf(stderr, "fuser: rank %lld: %s\n",
+               static_cast<long long>(fuser_rank()), message);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+FuserStatus fuser_expect_world_size(int64_t expected) {
+  int64_t actual = fuser_world_size();
+  if (actual == expected)
+    return FUSER_OK;
+  return fail("the program runs on " + std::to_string(expected) +
+              " ranks but the world has " + std::to_string(actual) +
+              " (start it with mpirun -np " + std::to_string(expected) + ")");
+}
+
+} // extern "C"

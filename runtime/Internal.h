@@ -1,0 +1,50 @@
+//===- Internal.h - shared pieces of the runtime's implementation -*- C++ -*-===//
+//
+// Not installed: the C ABI is include/fuser/Runtime/Runtime.h. These are the
+// helpers its implementation files share (errors, element types, buffers).
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_RUNTIME_INTERNAL_H
+#define FUSER_RUNTIME_INTERNAL_H
+
+#include "fuser/Runtime/Runtime.h"
+
+#include <cstddef>
+#include <string>
+
+namespace fuser::runtime {
+
+/// Free the communicators and the cached buffers (fuser_finalize).
+void releaseTeams();
+void releaseCachedBuffers();
+
+/// Records `message` as the last error; returns FUSER_FAILED.
+FuserStatus fail(std::string message);
+/// The bound on every wait, in seconds.
+double getTimeoutSeconds();
+
+size_t getElementSize(FuserDType dtype);
+const char *getDTypeName(FuserDType dtype);
+
+/// Number of elements of a buffer.
+int64_t getNumElements(const FuserBuffer &buffer);
+/// Address of the element at row-major linear index `index`.
+char *getElementAddress(const FuserBuffer &buffer, int64_t index);
+/// Whether the buffer's elements fill one contiguous range (row-major, no
+/// gaps; unit dims may have any stride).
+bool isDense(const FuserBuffer &buffer);
+/// Start of a dense buffer's elements.
+inline char *getData(const FuserBuffer &buffer) {
+  return static_cast<char *>(buffer.aligned) +
+         buffer.offset * static_cast<int64_t>(getElementSize(buffer.dtype));
+}
+/// "f32[4, 8]" for messages.
+std::string describe(const FuserBuffer &buffer);
+
+/// Element values as doubles, whatever their type (f16 and bf16 included).
+double loadElement(const char *address, FuserDType dtype);
+void storeElement(char *address, FuserDType dtype, double value);
+
+} // namespace fuser::runtime
+
+#endif // FUSER_RUNTIME_INTERNAL_H
