@@ -201,6 +201,27 @@ bool checkPeer(const char *what, const FuserTeam *team, int64_t peer) {
        std::to_string(team->members.size()));
   return false;
 }
+/// A send to or a receive from team member `peer`.
+FuserWork *postPointToPoint(FuserTeam *team, const FuserBuffer &buffer,
+                            int64_t peer, bool sending) {
+  const char *what = sending ? "send" : "recv";
+  if (!checkPeer(what, team, peer) || !checkBuffers(what, buffer, buffer, 1, 1))
+    return nullptr;
+  std::string description =
+      (sending ? "send to member " : "receive from member ") +
+      std::to_string(peer);
+  FuserWork *work = post(description, team, [&](MPI_Request *request) {
+    int count = toCount(getNumElements(buffer));
+    MPI_Datatype type = getCarrierType(buffer.dtype);
+    return sending ? MPI_Isend(getData(buffer), count, type, toCount(peer),
+                               /*tag=*/0, team->communicator, request)
+                   : MPI_Irecv(getData(buffer), count, type, toCount(peer),
+                               /*tag=*/0, team->communicator, request);
+  });
+  if (work)
+    work->pointToPoint = true;
+  return work;
+}
 } // namespace
 
 extern "C" {
@@ -330,38 +351,12 @@ FuserWork *fuser_all_to_all(FuserTeam *team, const FuserBuffer *input,
 
 FuserWork *fuser_send(FuserTeam *team, const FuserBuffer *buffer,
                       int64_t peer) {
-  if (!checkPeer("send", team, peer) ||
-      !checkBuffers("send", *buffer, *buffer, 1, 1))
-    return nullptr;
-  FuserWork *work = post("send to member " + std::to_string(peer), team,
-                         [&](MPI_Request *request) {
-                           return MPI_Isend(getData(*buffer),
-                                            toCount(getNumElements(*buffer)),
-                                            getCarrierType(buffer->dtype),
-                                            toCount(peer), /*tag=*/0,
-                                            team->communicator, request);
-                         });
-  if (work)
-    work->pointToPoint = true;
-  return work;
+  return postPointToPoint(team, *buffer, peer, /*sending=*/true);
 }
 
 FuserWork *fuser_recv(FuserTeam *team, const FuserBuffer *buffer,
                       int64_t peer) {
-  if (!checkPeer("recv", team, peer) ||
-      !checkBuffers("recv", *buffer, *buffer, 1, 1))
-    return nullptr;
-  FuserWork *work = post("receive from member " + std::to_string(peer), team,
-                         [&](MPI_Request *request) {
-                           return MPI_Irecv(getData(*buffer),
-                                            toCount(getNumElements(*buffer)),
-                                            getCarrierType(buffer->dtype),
-                                            toCount(peer), /*tag=*/0,
-                                            team->communicator, request);
-                         });
-  if (work)
-    work->pointToPoint = true;
-  return work;
+  return postPointToPoint(team, *buffer, peer, /*sending=*/false);
 }
 
 FuserWork *fuser_group(FuserWork *const *works, int64_t count) {
