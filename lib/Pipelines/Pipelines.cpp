@@ -6,6 +6,19 @@
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/HostIR/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -41,10 +54,38 @@ void ::fuser::buildFuserToHostIRPipeline(
   pm.addNestedPass<func::FuncOp>(mlir::hostir::createVerifyHostProgram());
 }
 
+void ::fuser::buildKernelsToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(passes::createLowerKernelsToLinalg());
+  // The kernel module is the one module nested in the program's.
+  OpPassManager &kernels = pm.nest<ModuleOp>();
+  // Fused chains write straight into the kernel's output buffers; what
+  // still needs a temporary is freed after its last use.
+  kernels.addPass(createLinalgElementwiseOpFusionPass());
+  kernels.addPass(bufferization::createEmptyTensorEliminationPass());
+  kernels.addPass(bufferization::createOneShotBufferizePass());
+  bufferization::buildBufferDeallocationPipeline(kernels);
+  kernels.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertMathToLibmPass());
+  kernels.addPass(createConvertMathToLLVMPass());
+  kernels.addPass(createArithToLLVMConversionPass());
+  kernels.addPass(createFinalizeMemRefToLLVMConversionPass());
+  kernels.addPass(createConvertControlFlowToLLVMPass());
+  kernels.addPass(createConvertFuncToLLVMPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void ::fuser::registerFuserPipelines() {
   PassPipelineRegistration<::fuser::FuserToHostIRPipelineOptions>(
       "fuser-to-hostir-pipeline",
       "Compile annotated fuser functions to host programs (propagate, "
       "decompose, lay out, segment, lower, cache and free buffers)",
       ::fuser::buildFuserToHostIRPipeline);
+  PassPipelineRegistration<>(
+      "fuser-kernels-to-llvm",
+      "Compile the kernel module for CPU ranks (linalg, bufferization, loops, "
+      "LLVM dialect)",
+      ::fuser::buildKernelsToLLVMPipeline);
 }

@@ -43,7 +43,12 @@ struct FuserToHostIRPipelineOptions
 void buildFuserToHostIRPipeline(mlir::OpPassManager &pm,
                                 const FuserToHostIRPipelineOptions &options);
 
-/// Registers `fuser-to-hostir-pipeline` for command-line use.
+/// The kernel module to LLVM for CPU ranks: fuser ops to linalg, one-shot
+/// bufferization, loops, and the LLVM dialect (libm for erf and tanh).
+void buildKernelsToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers `fuser-to-hostir-pipeline` and `fuser-kernels-to-llvm` for
+/// command-line use.
 void registerFuserPipelines();
 
 } // namespace fuser

@@ -1,6 +1,8 @@
 //===- HostIROps.cpp - hostir op verifiers --------------------------------===//
 
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "fuser/Dialect/Fuser/IR/ShapeRules.h"
 
 #include "mlir/IR/Builders.h"
@@ -44,6 +46,10 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto function = dyn_cast<FunctionOpInterface>(kernel);
   if (!function)
     return emitOpError("kernel ") << getKernel() << " is not a function";
+  // A kernel already in the LLVM dialect takes each memref as its expanded
+  // descriptor; lowering the launch expands the arguments the same way.
+  if (isa<LLVM::LLVMFuncOp>(kernel))
+    return success();
   ArrayRef<Type> parameters = function.getArgumentTypes();
   OperandRange arguments = getKernelOperands();
   if (parameters.size() != arguments.size())
