@@ -382,8 +382,9 @@ FuserWork *fuser_group(FuserWork *const *works, int64_t count) {
 }
 
 FuserStatus fuser_wait(FuserWork *work) {
+  // The failed post recorded why.
   if (!work)
-    return fail("wait on a communication that was not posted");
+    return FUSER_FAILED;
   std::unique_ptr<FuserWork> owned(work);
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration<double>(getTimeoutSeconds());

@@ -97,6 +97,17 @@ void fuser_fail(const char *message) {
   std::abort();
 }
 
+void fuser_check(FuserStatus status) {
+  if (status != FUSER_OK)
+    fuser_fail(fuser_last_error());
+}
+
+void *fuser_checked(void *pointer) {
+  if (!pointer)
+    fuser_fail(fuser_last_error());
+  return pointer;
+}
+
 FuserStatus fuser_expect_world_size(int64_t expected) {
   int64_t actual = fuser_world_size();
   if (actual == expected)

@@ -77,6 +77,15 @@ void ::fuser::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void ::fuser::buildCPUToLLVMPipeline(OpPassManager &pm) {
+  buildKernelsToLLVMPipeline(pm);
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(passes::createLowerHostToLLVM());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void ::fuser::registerFuserPipelines() {
   PassPipelineRegistration<::fuser::FuserToHostIRPipelineOptions>(
       "fuser-to-hostir-pipeline",
@@ -88,4 +97,10 @@ void ::fuser::registerFuserPipelines() {
       "Compile the kernel module for CPU ranks (linalg, bufferization, loops, "
       "LLVM dialect)",
       ::fuser::buildKernelsToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "fuser-cpu-to-llvm",
+      "Compile host programs and their kernels for CPU ranks to the LLVM "
+      "dialect (kernels as fuser-kernels-to-llvm, host programs as calls "
+      "into the runtime)",
+      ::fuser::buildCPUToLLVMPipeline);
 }

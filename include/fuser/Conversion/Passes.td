@@ -89,4 +89,25 @@ def LowerKernelsToLinalg : Pass<"fuser-lower-kernels-to-linalg", "ModuleOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
+  let summary = "Turn host programs into LLVM functions calling the runtime";
+  let description = [{
+    Contract. Reads: host programs whose kernel module is already in the
+    LLVM dialect (fuser-kernels-to-llvm), with scf lowered to cf and memref
+    views expanded (the fuser-cpu-to-llvm pipeline does both). Writes: an
+    LLVM-dialect module for CPU ranks: every hostir op is a call of the
+    runtime's C ABI (include/fuser/Runtime/Runtime.h), each memref passed as
+    a FuserBuffer built from its descriptor, failures checked with
+    fuser_check/fuser_checked (which abort every rank with the runtime's
+    message); alias_select is a subview; launches call the kernel functions,
+    moved next to the host programs; host programs get a C entry point
+    (`_mlir_ciface_<name>`) taking memref descriptors.
+
+    CUDA IPC ops are reported: they need the CUDA runtime backend.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // FUSER_CONVERSION_PASSES_TD

@@ -47,8 +47,12 @@ void buildFuserToHostIRPipeline(mlir::OpPassManager &pm,
 /// bufferization, loops, and the LLVM dialect (libm for erf and tanh).
 void buildKernelsToLLVMPipeline(mlir::OpPassManager &pm);
 
-/// Registers `fuser-to-hostir-pipeline` and `fuser-kernels-to-llvm` for
-/// command-line use.
+/// Host programs and their kernel module to the LLVM dialect for CPU
+/// ranks: the kernels as above, the host programs as runtime calls.
+void buildCPUToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers `fuser-to-hostir-pipeline`, `fuser-kernels-to-llvm` and
+/// `fuser-cpu-to-llvm` for command-line use.
 void registerFuserPipelines();
 
 } // namespace fuser

@@ -70,6 +70,10 @@ int64_t fuser_world_size(void);
 const char *fuser_last_error(void);
 /* Prints "fuser: rank R: <message>" and aborts all ranks. */
 void fuser_fail(const char *message);
+/* What compiled programs do with results: fail (above) with the last error
+ * when `status` is a failure, or when `pointer` is null (then returned). */
+void fuser_check(FuserStatus status);
+void *fuser_checked(void *pointer);
 /* Fails unless the world has exactly `expected` ranks, naming both counts:
  * a program compiled for a mesh of N devices needs N ranks. */
 FuserStatus fuser_expect_world_size(int64_t expected);
@@ -124,8 +128,19 @@ FuserWork *fuser_recv(FuserTeam *team, const FuserBuffer *buffer,
 /* One handle for a group of sends and receives posted together. */
 FuserWork *fuser_group(FuserWork *const *works, int64_t count);
 /* Completes the work and frees the handle; fails (naming the operation and
- * the team) when it does not complete within the timeout. */
+ * the team) when it does not complete within the timeout. A null work (a
+ * post that failed) fails with the post's error. */
 FuserStatus fuser_wait(FuserWork *work);
+
+/*--- Streams --------------------------------------------------------------*/
+
+/* Ordered queues of device work. The host backend runs work in program
+ * order, so its streams are handles without effect. */
+typedef struct FuserStream FuserStream;
+FuserStream *fuser_get_current_stream(void);
+void fuser_set_current_stream(FuserStream *stream);
+FuserStream *fuser_stream_from_pool(int64_t index);
+void fuser_synchronize_stream(FuserStream *stream);
 
 /*--- Buffers and library calls --------------------------------------------*/
 

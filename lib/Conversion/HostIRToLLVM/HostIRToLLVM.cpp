@@ -1,0 +1,584 @@
+//===- HostIRToLLVM.cpp - host programs as calls into the runtime --------===//
+//
+// Lowers host programs (hostir, memref, scf, arith, func) to the LLVM
+// dialect for CPU ranks: every hostir op becomes a call of the runtime's C
+// ABI (include/fuser/Runtime/Runtime.h), each memref passed as a
+// FuserBuffer built from its descriptor; kernel launches call the kernel
+// functions (already in the LLVM dialect, moved out of @kernels).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Conversion/Passes.h"
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::fuser {
+#define GEN_PASS_DEF_LOWERHOSTTOLLVM
+#include "fuser/Conversion/Passes.h.inc"
+} // namespace mlir::fuser
+
+using namespace mlir;
+using namespace mlir::hostir;
+
+namespace {
+/// The runtime's FuserDType code of an element type.
+std::optional<int32_t> getDTypeCode(Type type) {
+  if (type.isF32())
+    return 0;
+  if (type.isF16())
+    return 1;
+  if (type.isBF16())
+    return 2;
+  if (type.isF64())
+    return 3;
+  if (type.isInteger(64) || type.isIndex())
+    return 4;
+  if (type.isInteger(32))
+    return 5;
+  if (type.isInteger(8))
+    return 6;
+  if (type.isInteger(1))
+    return 7;
+  return std::nullopt;
+}
+
+/// Shared by the patterns: runtime calls and FuserBuffer arguments.
+template <typename Op>
+class RuntimeCallPattern : public ConvertOpToLLVMPattern<Op> {
+public:
+  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+
+protected:
+  Type pointer() const { return LLVM::LLVMPointerType::get(this->getContext()); }
+  Type i64() const { return IntegerType::get(this->getContext(), 64); }
+  Type i32() const { return IntegerType::get(this->getContext(), 32); }
+
+  /// Calls the runtime function `name`; null result type for void.
+  Value call(ConversionPatternRewriter &rewriter, Operation *op, StringRef name,
+             Type result, ValueRange arguments) const {
+    SmallVector<Type> types(arguments.getTypes());
+    Operation *module = op->getParentWithTrait<OpTrait::SymbolTable>();
+    while (module->getParentWithTrait<OpTrait::SymbolTable>())
+      module = module->getParentWithTrait<OpTrait::SymbolTable>();
+    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
+        rewriter, module, name, types,
+        result ? result : LLVM::LLVMVoidType::get(this->getContext()));
+    assert(succeeded(callee) && "runtime functions have one signature");
+    auto callOp = LLVM::CallOp::create(rewriter, op->getLoc(), *callee, arguments);
+    return result ? callOp.getResult() : Value();
+  }
+  /// `call`, then fuser_check on its status.
+  void callChecked(ConversionPatternRewriter &rewriter, Operation *op,
+                   StringRef name, ValueRange arguments) const {
+    Value status = call(rewriter, op, name, i32(), arguments);
+    call(rewriter, op, "fuser_check", Type(), status);
+  }
+  Value constant(ConversionPatternRewriter &rewriter, Location loc, Type type,
+                 int64_t value) const {
+    return LLVM::ConstantOp::create(rewriter, loc, type,
+                                    rewriter.getIntegerAttr(type, value));
+  }
+
+  /// A stack slot of `type` in the function's entry block, so that loops
+  /// reuse it.
+  Value entrySlot(ConversionPatternRewriter &rewriter, Operation *op,
+                  Type type) const {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Operation *function = op->getParentOfType<FunctionOpInterface>();
+    Block &entry = function->getRegion(0).front();
+    rewriter.setInsertionPointToStart(&entry);
+    Value one = constant(rewriter, op->getLoc(), i64(), 1);
+    return LLVM::AllocaOp::create(rewriter, op->getLoc(), pointer(), type, one);
+  }
+
+  /// A FuserBuffer for the memref `original` whose descriptor is
+  /// `descriptor`: {allocated, aligned, offset, rank, sizes, strides,
+  /// dtype}, the sizes and strides read from a copy of the descriptor.
+  Value buffer(ConversionPatternRewriter &rewriter, Operation *op,
+               Value original, Value descriptor) const {
+    Location loc = op->getLoc();
+    auto type = cast<MemRefType>(original.getType());
+    Type descriptorType = descriptor.getType();
+    Value copy = entrySlot(rewriter, op, descriptorType);
+    LLVM::StoreOp::create(rewriter, loc, descriptor, copy);
+    MemRefDescriptor memref(descriptor);
+    Value sizes, strides;
+    if (type.getRank() == 0) {
+      sizes = strides = LLVM::ZeroOp::create(rewriter, loc, pointer());
+    } else {
+      sizes = LLVM::GEPOp::create(rewriter, loc, pointer(), descriptorType,
+                                  copy, ArrayRef<LLVM::GEPArg>{0, 3, 0});
+      strides = LLVM::GEPOp::create(rewriter, loc, pointer(), descriptorType,
+                                    copy, ArrayRef<LLVM::GEPArg>{0, 4, 0});
+    }
+    auto bufferType = LLVM::LLVMStructType::getLiteral(
+        this->getContext(),
+        {pointer(), pointer(), i64(), i64(), pointer(), pointer(), i32()});
+    Value result = LLVM::PoisonOp::create(rewriter, loc, bufferType);
+    Value fields[] = {memref.allocatedPtr(rewriter, loc),
+                      memref.alignedPtr(rewriter, loc),
+                      memref.offset(rewriter, loc),
+                      constant(rewriter, loc, i64(), type.getRank()),
+                      sizes,
+                      strides,
+                      constant(rewriter, loc, i32(),
+                               *getDTypeCode(type.getElementType()))};
+    for (auto [index, field] : llvm::enumerate(fields))
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, field,
+                                           static_cast<int64_t>(index));
+    Value slot = entrySlot(rewriter, op, bufferType);
+    LLVM::StoreOp::create(rewriter, loc, result, slot);
+    return slot;
+  }
+
+  /// The address of a constant global array of `values`.
+  Value int64Array(ConversionPatternRewriter &rewriter, Operation *op,
+                   ArrayRef<int64_t> values) const {
+    auto module = op->getParentOfType<ModuleOp>();
+    std::string name = "__fuser_i64";
+    for (int64_t value : values)
+      name += "_" + std::to_string(value);
+    auto arrayType = LLVM::LLVMArrayType::get(i64(), values.size());
+    if (!module.lookupSymbol(name)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(rewriter, op->getLoc(), arrayType,
+                             /*isConstant=*/true, LLVM::Linkage::Internal, name,
+                             rewriter.getI64TensorAttr(values));
+    }
+    return LLVM::AddressOfOp::create(rewriter, op->getLoc(), pointer(), name);
+  }
+
+  /// A memref descriptor of `type` over `memory`.
+  Value descriptorOver(ConversionPatternRewriter &rewriter, Location loc,
+                       MemRefType type, Value memory) const {
+    return MemRefDescriptor::fromStaticShape(rewriter, loc,
+                                             *this->getTypeConverter(), type,
+                                             memory);
+  }
+  Value bytesOf(ConversionPatternRewriter &rewriter, Location loc,
+                MemRefType type) const {
+    return constant(rewriter, loc, i64(),
+                    type.getNumElements() *
+                        std::max<int64_t>(
+                            1, type.getElementTypeBitWidth() / 8));
+  }
+};
+
+struct RankLowering : RuntimeCallPattern<RankOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(RankOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, call(rewriter, op, "fuser_rank", i64(), {}));
+    return success();
+  }
+};
+
+struct TeamLowering : RuntimeCallPattern<TeamOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(TeamOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    mlir::fuser::MeshAttr mesh = op.getMesh();
+    Value devices = mesh.getDevices().empty()
+                        ? LLVM::ZeroOp::create(rewriter, loc, pointer()).getResult()
+                        : int64Array(rewriter, op, mesh.getDevices());
+    Value team = call(
+        rewriter, op, "fuser_team", pointer(),
+        {adaptor.getRank(), int64Array(rewriter, op, mesh.getShape()),
+         constant(rewriter, loc, i64(), mesh.getRank()), devices,
+         int64Array(rewriter, op, op.getAxes()),
+         constant(rewriter, loc, i64(), op.getAxes().size())});
+    rewriter.replaceOp(op, call(rewriter, op, "fuser_checked", pointer(), team));
+    return success();
+  }
+};
+
+struct TeamIndexLowering : RuntimeCallPattern<TeamIndexOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(TeamIndexOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, call(rewriter, op, "fuser_team_index", i64(),
+                                adaptor.getTeam()));
+    return success();
+  }
+};
+
+struct InMeshLowering : RuntimeCallPattern<InMeshOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(InMeshOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value member = constant(rewriter, loc, rewriter.getI1Type(), 0);
+    for (int64_t device : op.getMesh().getDeviceIds())
+      member = LLVM::OrOp::create(
+          rewriter, loc, member,
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                               adaptor.getRank(),
+                               constant(rewriter, loc, i64(), device)));
+    rewriter.replaceOp(op, member);
+    return success();
+  }
+};
+
+struct AllocateLowering : RuntimeCallPattern<AllocateOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(AllocateOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MemRefType type = op.getBuffer().getType();
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    Location loc = op.getLoc();
+    Value memory = call(rewriter, op, "fuser_allocate", pointer(),
+                        {bytesOf(rewriter, loc, type),
+                         constant(rewriter, loc, i32(), op.getZeroed())});
+    memory = call(rewriter, op, "fuser_checked", pointer(), memory);
+    rewriter.replaceOp(op, descriptorOver(rewriter, loc, type, memory));
+    return success();
+  }
+};
+
+struct DeallocateLowering : RuntimeCallPattern<DeallocateOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(DeallocateOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MemRefDescriptor memref(adaptor.getBuffer());
+    call(rewriter, op, "fuser_deallocate", Type(),
+         memref.allocatedPtr(rewriter, op.getLoc()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct GetCachedBufferLowering : RuntimeCallPattern<GetCachedBufferOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(GetCachedBufferOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(op.getResult().getType());
+    StringRef name = op.getBuffer();
+    Value text = LLVM::createGlobalString(
+        loc, rewriter, ("__fuser_name_" + name).str(),
+        (name + Twine('\0')).str(), LLVM::Linkage::Internal);
+    Value memory = call(rewriter, op, "fuser_cached_buffer", pointer(),
+                        {text, bytesOf(rewriter, loc, type)});
+    memory = call(rewriter, op, "fuser_checked", pointer(), memory);
+    rewriter.replaceOp(op, descriptorOver(rewriter, loc, type, memory));
+    return success();
+  }
+};
+
+struct CachedBufferLowering : ConvertOpToLLVMPattern<CachedBufferOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(CachedBufferOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    // The runtime allocates it on first use, by name.
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Collectives: fuser_<name>(team, &input, &output, extra...) -> work.
+template <typename Op>
+struct CollectiveLowering : RuntimeCallPattern<Op> {
+  CollectiveLowering(const LLVMTypeConverter &converter, StringRef function)
+      : RuntimeCallPattern<Op>(converter), function(function) {}
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> arguments{
+        adaptor.getTeam(),
+        this->buffer(rewriter, op, op.getInput(), adaptor.getInput()),
+        this->buffer(rewriter, op, op.getOutput(), adaptor.getOutput())};
+    if constexpr (std::is_same_v<Op, AllreduceOp> ||
+                  std::is_same_v<Op, ReduceScatterOp> ||
+                  std::is_same_v<Op, ReduceOp>)
+      arguments.push_back(this->constant(
+          rewriter, loc, this->i32(), static_cast<int64_t>(op.getKind())));
+    if constexpr (std::is_same_v<Op, ReduceOp> ||
+                  std::is_same_v<Op, BroadcastOp> ||
+                  std::is_same_v<Op, GatherOp> || std::is_same_v<Op, ScatterOp>)
+      arguments.push_back(
+          this->constant(rewriter, loc, this->i64(), op.getRoot()));
+    rewriter.replaceOp(op, this->call(rewriter, op, function, this->pointer(),
+                                      arguments));
+    return success();
+  }
+  std::string function;
+};
+
+template <typename Op>
+struct PointToPointLowering : RuntimeCallPattern<Op> {
+  using RuntimeCallPattern<Op>::RuntimeCallPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, post(rewriter, op, adaptor.getBuffer(),
+                                adaptor.getPeer(), adaptor.getTeam()));
+    return success();
+  }
+  Value post(ConversionPatternRewriter &rewriter, Op op, Value descriptor,
+             Value peer, Value team) const {
+    return this->call(
+        rewriter, op,
+        std::is_same_v<Op, SendOp> ? "fuser_send" : "fuser_recv",
+        this->pointer(),
+        {team, this->buffer(rewriter, op, op.getBuffer(), descriptor), peer});
+  }
+};
+
+/// A group: its sends and receives are posted, then grouped into one work.
+struct CoalesceLowering : RuntimeCallPattern<CoalesceOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(CoalesceOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> works;
+    for (Operation &member : op.getBody().front()) {
+      auto remapped = [&](Value value) { return rewriter.getRemappedValue(value); };
+      StringRef function = isa<SendOp>(member) ? "fuser_send" : "fuser_recv";
+      Value buffer = member.getOperand(0);
+      works.push_back(call(rewriter, op, function, pointer(),
+                           {remapped(member.getOperand(2)),
+                            this->buffer(rewriter, op, buffer, remapped(buffer)),
+                            remapped(member.getOperand(1))}));
+    }
+    auto arrayType = LLVM::LLVMArrayType::get(pointer(), works.size());
+    Value slots = entrySlot(rewriter, op, arrayType);
+    for (auto [index, work] : llvm::enumerate(works)) {
+      Value slot = LLVM::GEPOp::create(
+          rewriter, loc, pointer(), arrayType, slots,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)});
+      LLVM::StoreOp::create(rewriter, loc, work, slot);
+    }
+    rewriter.replaceOp(op, call(rewriter, op, "fuser_group", pointer(),
+                                {slots, constant(rewriter, loc, i64(),
+                                                 works.size())}));
+    return success();
+  }
+};
+
+struct WaitLowering : RuntimeCallPattern<WaitOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    callChecked(rewriter, op, "fuser_wait", adaptor.getWork());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MatmulLowering : RuntimeCallPattern<MatmulOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    callChecked(rewriter, op, "fuser_matmul",
+                {buffer(rewriter, op, op.getLhs(), adaptor.getLhs()),
+                 buffer(rewriter, op, op.getRhs(), adaptor.getRhs()),
+                 buffer(rewriter, op, op.getOut(), adaptor.getOut())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LinearLowering : RuntimeCallPattern<LinearOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(LinearOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value bias = op.getBias()
+                     ? buffer(rewriter, op, op.getBias(), adaptor.getBias())
+                     : LLVM::ZeroOp::create(rewriter, op.getLoc(), pointer())
+                           .getResult();
+    callChecked(rewriter, op, "fuser_linear",
+                {buffer(rewriter, op, op.getInput(), adaptor.getInput()),
+                 buffer(rewriter, op, op.getWeight(), adaptor.getWeight()), bias,
+                 buffer(rewriter, op, op.getOut(), adaptor.getOut())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct CopyLowering : RuntimeCallPattern<CopyOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(CopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    callChecked(rewriter, op, "fuser_copy",
+                {buffer(rewriter, op, op.getSource(), adaptor.getSource()),
+                 buffer(rewriter, op, op.getTarget(), adaptor.getTarget())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Stream ops are calls with the same operands (indices as i64).
+template <typename Op>
+struct StreamLowering : RuntimeCallPattern<Op> {
+  StreamLowering(const LLVMTypeConverter &converter, StringRef function)
+      : RuntimeCallPattern<Op>(converter), function(function) {}
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type result = op->getNumResults() ? this->pointer() : Type();
+    Value value = this->call(rewriter, op, function, result,
+                             adaptor.getOperands());
+    if (result)
+      rewriter.replaceOp(op, value);
+    else
+      rewriter.eraseOp(op);
+    return success();
+  }
+  std::string function;
+};
+
+/// A launch on CPU ranks calls the kernel, each memref expanded as its
+/// descriptor's fields (the kernel's calling convention).
+struct LaunchLowering : RuntimeCallPattern<LaunchOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(LaunchOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> arguments;
+    for (auto [original, converted] :
+         llvm::zip(op.getKernelOperands(), adaptor.getKernelOperands())) {
+      if (auto type = dyn_cast<MemRefType>(original.getType()))
+        MemRefDescriptor::unpack(rewriter, loc, converted, type, arguments);
+      else
+        arguments.push_back(converted);
+    }
+    auto kernel = op.getKernel().getLeafReference();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel);
+    if (!callee)
+      return rewriter.notifyMatchFailure(op, "kernel not in LLVM form");
+    LLVM::CallOp::create(rewriter, loc, callee, arguments);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// alias_select is a subview of one chunk along a dim.
+void rewriteAliasSelects(ModuleOp module) {
+  module.walk([](AliasSelectOp select) {
+    OpBuilder builder(select);
+    Location loc = select.getLoc();
+    MemRefType type = select.getBuffer().getType();
+    int64_t rank = type.getRank(), dim = select.getDim();
+    int64_t chunk = type.getDimSize(dim) / select.getChunks();
+    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+    offsets[dim] = arith::MulIOp::create(
+                       builder, loc, select.getIndex(),
+                       arith::ConstantIndexOp::create(builder, loc, chunk))
+                       .getResult();
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(builder.getContext(), type.getShape());
+    sizes[dim] = builder.getIndexAttr(chunk);
+    SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+    Value view = memref::SubViewOp::create(builder, loc, select.getBuffer(),
+                                           offsets, sizes, strides);
+    if (view.getType() != select.getType())
+      view = memref::CastOp::create(builder, loc, select.getType(), view);
+    select.replaceAllUsesWith(view);
+    select.erase();
+  });
+}
+
+/// Moves the kernel functions (already LLVM) next to the host programs.
+LogicalResult flattenKernels(ModuleOp module) {
+  auto kernels =
+      dyn_cast_or_null<ModuleOp>(SymbolTable::lookupSymbolIn(module, "kernels"));
+  if (!kernels)
+    return success();
+  for (Operation &op : llvm::make_early_inc_range(*kernels.getBody())) {
+    if (!isa<LLVM::LLVMDialect>(op.getDialect()))
+      return op.emitError("the kernel module is not in the LLVM dialect; run "
+                          "fuser-kernels-to-llvm first");
+    // Declarations the host needs too (malloc, libm) exist once.
+    auto symbol = dyn_cast<SymbolOpInterface>(op);
+    if (symbol && module.lookupSymbol(symbol.getName())) {
+      if (!cast<LLVM::LLVMFuncOp>(op).isExternal())
+        return op.emitError("kernel ") << symbol.getName()
+                                       << " collides with a host symbol";
+      continue;
+    }
+    op.moveBefore(module.getBody(), module.getBody()->end());
+  }
+  kernels.erase();
+  return success();
+}
+
+struct LowerHostToLLVMPass
+    : public mlir::fuser::impl::LowerHostToLLVMBase<LowerHostToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    WalkResult ipc = module.walk([](Operation *op) {
+      if (isa<IpcShareOp, IpcPeerBufferOp, IpcSignalOp, IpcWaitOp>(op)) {
+        op->emitError("CUDA IPC needs the CUDA runtime backend; compile for "
+                      "CPU ranks with backend=mpi or backend=nccl");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (ipc.wasInterrupted() || failed(flattenKernels(module)))
+      return signalPassFailure();
+    rewriteAliasSelects(module);
+    // Host programs get a C entry point taking memref descriptors.
+    for (auto function : module.getOps<func::FuncOp>())
+      if (!function.isExternal())
+        function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                          UnitAttr::get(&getContext()));
+
+    LLVMTypeConverter converter(&getContext());
+    converter.addConversion([&](Type type) -> std::optional<Type> {
+      if (isa<TeamType, WorkType, StreamType>(type))
+        return LLVM::LLVMPointerType::get(type.getContext());
+      return std::nullopt;
+    });
+    RewritePatternSet patterns(&getContext());
+    patterns.add<RankLowering, TeamLowering, TeamIndexLowering, InMeshLowering,
+                 AllocateLowering, DeallocateLowering, GetCachedBufferLowering,
+                 CachedBufferLowering, PointToPointLowering<SendOp>,
+                 PointToPointLowering<RecvOp>, CoalesceLowering, WaitLowering,
+                 MatmulLowering, LinearLowering, CopyLowering, LaunchLowering>(
+        converter);
+    patterns.add<CollectiveLowering<AllgatherOp>>(converter, "fuser_allgather");
+    patterns.add<CollectiveLowering<AllreduceOp>>(converter, "fuser_allreduce");
+    patterns.add<CollectiveLowering<ReduceScatterOp>>(converter,
+                                                      "fuser_reduce_scatter");
+    patterns.add<CollectiveLowering<ReduceOp>>(converter, "fuser_reduce");
+    patterns.add<CollectiveLowering<BroadcastOp>>(converter, "fuser_broadcast");
+    patterns.add<CollectiveLowering<GatherOp>>(converter, "fuser_gather");
+    patterns.add<CollectiveLowering<ScatterOp>>(converter, "fuser_scatter");
+    patterns.add<CollectiveLowering<AllToAllOp>>(converter, "fuser_all_to_all");
+    patterns.add<StreamLowering<GetCurrentStreamOp>>(converter,
+                                                     "fuser_get_current_stream");
+    patterns.add<StreamLowering<SetCurrentStreamOp>>(converter,
+                                                     "fuser_set_current_stream");
+    patterns.add<StreamLowering<StreamFromPoolOp>>(converter,
+                                                   "fuser_stream_from_pool");
+    patterns.add<StreamLowering<SynchronizeStreamOp>>(
+        converter, "fuser_synchronize_stream");
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    LLVMConversionTarget target(getContext());
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
