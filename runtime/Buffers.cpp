@@ -82,7 +82,9 @@ FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {
     return fail("copy: source " + describe(*source) + " and target " +
                 describe(*target) + " differ in shape or element type");
   size_t size = getElementSize(source->dtype);
-  if (isDense(*source) && isDense(*target)) {
+  bool sameLayout = std::equal(source->strides, source->strides + source->rank,
+                               target->strides);
+  if (sameLayout && isDense(*source)) {
     std::memmove(getData(*target), getData(*source),
                  static_cast<size_t>(getNumElements(*source)) * size);
     return FUSER_OK;
@@ -91,6 +93,36 @@ FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {
     std::memcpy(getElementAddress(*target, i), getElementAddress(*source, i),
                 size);
   return FUSER_OK;
+}
+
+/// What MLIR's memref lowering calls for copies it cannot inline (strided
+/// ones, in generated kernels): the signature of MLIR's runner utilities,
+/// each memref given as {rank, descriptor}.
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+};
+
+void memrefCopy(int64_t elementSize, UnrankedMemRef *source,
+                UnrankedMemRef *target) {
+  auto view = [&](const UnrankedMemRef &memref) {
+    auto *fields = static_cast<int64_t *>(memref.descriptor);
+    FuserBuffer buffer;
+    buffer.allocated = reinterpret_cast<void *>(fields[0]);
+    buffer.aligned = reinterpret_cast<void *>(fields[1]);
+    buffer.offset = fields[2];
+    buffer.rank = memref.rank;
+    buffer.sizes = fields + 3;
+    buffer.strides = fields + 3 + memref.rank;
+    // Only the element size matters for a copy.
+    buffer.dtype = elementSize == 8   ? FUSER_F64
+                   : elementSize == 4 ? FUSER_F32
+                   : elementSize == 2 ? FUSER_F16
+                                      : FUSER_I8;
+    return buffer;
+  };
+  FuserBuffer from = view(*source), to = view(*target);
+  fuser_check(fuser_copy(&from, &to));
 }
 
 } // extern "C"

@@ -2,7 +2,9 @@
 
 #include "Internal.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 #include <sstream>
 
 using namespace fuser::runtime;
@@ -66,11 +68,19 @@ char *fuser::runtime::getElementAddress(const FuserBuffer &buffer,
 }
 
 bool fuser::runtime::isDense(const FuserBuffer &buffer) {
+  // Dims in memory order (largest stride first); unit dims take no room.
+  std::vector<int64_t> dims;
+  for (int64_t dim = 0; dim < buffer.rank; ++dim)
+    if (buffer.sizes[dim] != 1)
+      dims.push_back(dim);
+  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) {
+    return buffer.strides[a] > buffer.strides[b];
+  });
   int64_t expected = 1;
-  for (int64_t dim = buffer.rank - 1; dim >= 0; --dim) {
-    if (buffer.sizes[dim] != 1 && buffer.strides[dim] != expected)
+  for (auto dim = dims.rbegin(); dim != dims.rend(); ++dim) {
+    if (buffer.strides[*dim] != expected)
       return false;
-    expected *= buffer.sizes[dim];
+    expected *= buffer.sizes[*dim];
   }
   return true;
 }

@@ -30,8 +30,9 @@ const char *getDTypeName(FuserDType dtype);
 int64_t getNumElements(const FuserBuffer &buffer);
 /// Address of the element at row-major linear index `index`.
 char *getElementAddress(const FuserBuffer &buffer, int64_t index);
-/// Whether the buffer's elements fill one contiguous range (row-major, no
-/// gaps; unit dims may have any stride).
+/// Whether the buffer's elements fill one contiguous range without gaps,
+/// in any dim order (unit dims may have any stride). Communications move
+/// such a range as it lies in memory.
 bool isDense(const FuserBuffer &buffer);
 /// Start of a dense buffer's elements.
 inline char *getData(const FuserBuffer &buffer) {

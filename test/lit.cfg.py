@@ -18,3 +18,12 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["fuser-opt"], [config.fuser_tools_dir])
+
+# End-to-end runs: compiled programs executed on MPI ranks.
+if os.path.exists(os.path.join(config.fuser_tools_dir, "fuser-exec")):
+    config.available_features.add("mpi")
+    llvm_config.add_tool_substitutions(["fuser-compile", "fuser-exec"],
+                                       [config.fuser_tools_dir])
+    config.substitutions.append(
+        ("%mpirun", "mpirun --allow-run-as-root --oversubscribe "
+                    "-x FUSER_TIMEOUT_S=30"))

@@ -79,9 +79,6 @@ void ::fuser::buildKernelsToLLVMPipeline(OpPassManager &pm) {
 
 void ::fuser::buildCPUToLLVMPipeline(OpPassManager &pm) {
   buildKernelsToLLVMPipeline(pm);
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
   pm.addPass(passes::createLowerHostToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

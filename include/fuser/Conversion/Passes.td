@@ -93,8 +93,7 @@ def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
   let summary = "Turn host programs into LLVM functions calling the runtime";
   let description = [{
     Contract. Reads: host programs whose kernel module is already in the
-    LLVM dialect (fuser-kernels-to-llvm), with scf lowered to cf and memref
-    views expanded (the fuser-cpu-to-llvm pipeline does both). Writes: an
+    LLVM dialect (fuser-kernels-to-llvm). Writes: an
     LLVM-dialect module for CPU ranks: every hostir op is a call of the
     runtime's C ABI (include/fuser/Runtime/Runtime.h), each memref passed as
     a FuserBuffer built from its descriptor, failures checked with
@@ -107,7 +106,9 @@ def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::cf::ControlFlowDialect"];
 }
 
 #endif // FUSER_CONVERSION_PASSES_TD

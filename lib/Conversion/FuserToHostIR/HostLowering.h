@@ -42,6 +42,7 @@ private:
   LogicalResult lowerCommunication(Operation *op);
   LogicalResult emitCommunication(Operation *op, BufferFor bufferFor);
   LogicalResult emitLibraryCall(Operation *op, BufferFor bufferFor);
+  LogicalResult emitAllToAll(AllToAllOp comm, Value input, Value output);
   template <typename HostOp, typename... Attributes>
   LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
                      int64_t axis, Attributes... attributes);

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -96,14 +97,78 @@ LogicalResult HostLowering::emitCommunication(Operation *op,
         return post<hostir::ScatterOp>(op, input, output, mesh, comm.getAxis(),
                                        comm.getRoot());
       })
-      .Case([&](AllToAllOp comm) {
-        return post<hostir::AllToAllOp>(op, input, output, mesh,
-                                        comm.getAxis());
-      })
+      .Case([&](AllToAllOp comm) { return emitAllToAll(comm, input, output); })
       // all_slice and send_recv are lowered before: they post no collective.
       .Default([&](Operation *other) {
         return other->emitError("this communication has no host collective");
       });
+}
+
+/// The view of `buffer` with `dim` split into [blocks, size / blocks] and
+/// the blocks outermost: block i of the dim is index i of the view.
+static Value viewBlocksOutermost(OpBuilder &builder, Location loc,
+                                 Value buffer, int64_t dim, int64_t blocks) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic) || !type.hasStaticShape())
+    return Value();
+  SmallVector<int64_t> shape(type.getShape()), viewStrides(strides);
+  int64_t inner = shape[dim] / blocks;
+  shape[dim] = inner;
+  shape.insert(shape.begin(), blocks);
+  viewStrides.insert(viewStrides.begin(), strides[dim] * inner);
+  auto viewType = MemRefType::get(
+      shape, type.getElementType(),
+      StridedLayoutAttr::get(builder.getContext(), offset, viewStrides));
+  OpFoldResult offsetValue =
+      ShapedType::isDynamic(offset)
+          ? OpFoldResult(
+                memref::ExtractStridedMetadataOp::create(builder, loc, buffer)
+                    .getOffset())
+          : OpFoldResult(builder.getIndexAttr(offset));
+  return memref::ReinterpretCastOp::create(
+      builder, loc, viewType, buffer, offsetValue,
+      getAsIndexOpFoldResult(builder.getContext(), shape),
+      getAsIndexOpFoldResult(builder.getContext(), viewStrides));
+}
+
+/// all_to_all sends block j of the dim the result splits to member j and
+/// receives member i's block as block i of the dim the operand splits. The
+/// library exchanges equal contiguous pieces, so both sides are viewed with
+/// their blocks outermost ([n, ...] with the same inner shape) and packed
+/// into contiguous staging buffers where the views have gaps.
+LogicalResult HostLowering::emitAllToAll(AllToAllOp comm, Value input,
+                                         Value output) {
+  Location loc = comm.getLoc();
+  MeshAttr mesh = getSharding(comm.getInput()).getMesh();
+  int64_t blocks = mesh.getAxisSize(comm.getAxis());
+  Value sent = viewBlocksOutermost(builder, loc, input,
+                                   *comm.getBlockDim(/*resultSide=*/false),
+                                   blocks);
+  Value received = viewBlocksOutermost(builder, loc, output,
+                                       *comm.getBlockDim(/*resultSide=*/true),
+                                       blocks);
+  if (!sent || !received)
+    return comm.emitError("lowering of an all_to_all of buffers with dynamic "
+                          "shapes or strides is not implemented yet");
+  auto staging = [&](Value view) -> Value {
+    auto type = cast<MemRefType>(view.getType());
+    if (memref::isStaticShapeAndContiguousRowMajor(type))
+      return view;
+    return allocate(loc, MemRefType::get(type.getShape(), type.getElementType()));
+  };
+  Value sendBuffer = staging(sent), receiveBuffer = staging(received);
+  if (sendBuffer != sent)
+    hostir::CopyOp::create(builder, loc, sent, sendBuffer);
+  Value work = hostir::AllToAllOp::create(
+      builder, loc, hostir::WorkType::get(builder.getContext()), sendBuffer,
+      receiveBuffer, team(loc, mesh, comm.getAxis()), backend);
+  hostir::WaitOp::create(builder, loc, work);
+  if (receiveBuffer != received)
+    hostir::CopyOp::create(builder, loc, receiveBuffer, received);
+  return success();
 }
 
 LogicalResult HostLowering::emitLibraryCall(Operation *op,
@@ -198,10 +263,21 @@ LogicalResult HostLowering::lower(Operation *op) {
   if (isa<ViewOpInterface>(op))
     return lowerView(op);
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-    func::ReturnOp::create(
-        builder, loc,
-        llvm::map_to_vector(ret.getOperands(),
-                            [&](Value value) { return bufferOf(value); }));
+    // A view whose layout is not the result's (a block of a buffer the
+    // program owns) is returned as a copy of the result's own layout.
+    SmallVector<Value> results;
+    for (Value value : ret.getOperands()) {
+      Value buffer = bufferOf(value);
+      MemRefType wanted =
+          getLocalBufferType(cast<RankedTensorType>(value.getType()));
+      if (buffer.getType() != wanted) {
+        Value copy = allocate(loc, wanted);
+        hostir::CopyOp::create(builder, loc, buffer, copy);
+        buffer = copy;
+      }
+      results.push_back(buffer);
+    }
+    func::ReturnOp::create(builder, loc, results);
     return success();
   }
   return op->emitError("cannot lower this op to host IR: segment the "

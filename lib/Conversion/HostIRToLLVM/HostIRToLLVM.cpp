@@ -11,6 +11,7 @@
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -18,6 +19,9 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -327,6 +331,9 @@ struct PointToPointLowering : RuntimeCallPattern<Op> {
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Members of a group are posted by the group's lowering.
+    if (isa<CoalesceOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op, "posted by its group");
     rewriter.replaceOp(op, post(rewriter, op, adaptor.getBuffer(),
                                 adaptor.getPeer(), adaptor.getTeam()));
     return success();
@@ -459,9 +466,9 @@ struct LaunchLowering : RuntimeCallPattern<LaunchOp> {
       else
         arguments.push_back(converted);
     }
-    auto kernel = op.getKernel().getLeafReference();
     auto module = op->getParentOfType<ModuleOp>();
-    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel);
+    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(
+        op.getKernel().getLeafReference());
     if (!callee)
       return rewriter.notifyMatchFailure(op, "kernel not in LLVM form");
     LLVM::CallOp::create(rewriter, loc, callee, arguments);
@@ -517,6 +524,11 @@ LogicalResult flattenKernels(ModuleOp module) {
     op.moveBefore(module.getBody(), module.getBody()->end());
   }
   kernels.erase();
+  // Launches name the kernels where they now are.
+  module.walk([](LaunchOp launch) {
+    launch.setKernelAttr(
+        FlatSymbolRefAttr::get(launch.getKernel().getLeafReference()));
+  });
   return success();
 }
 
@@ -535,6 +547,14 @@ struct LowerHostToLLVMPass
     if (ipc.wasInterrupted() || failed(flattenKernels(module)))
       return signalPassFailure();
     rewriteAliasSelects(module);
+    // Views become pointer arithmetic and loops branches before the
+    // conversion proper.
+    OpPassManager prepare(ModuleOp::getOperationName());
+    prepare.addPass(createSCFToControlFlowPass());
+    prepare.addPass(memref::createExpandStridedMetadataPass());
+    prepare.addPass(createLowerAffinePass());
+    if (failed(runPipeline(prepare, module)))
+      return signalPassFailure();
     // Host programs get a C entry point taking memref descriptors.
     for (auto function : module.getOps<func::FuncOp>())
       if (!function.isExternal())

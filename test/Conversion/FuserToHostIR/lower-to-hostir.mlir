@@ -45,7 +45,18 @@ module {
 // CHECK: %[[IDX:.*]] = hostir.team_index
 // CHECK: hostir.alias_select %{{.*}}[%[[IDX]]] dim = 0 chunks = 2 : memref<8x4xf32> -> memref<4x4xf32, strided<[4, 1], offset: ?>>
 // CHECK: hostir.reduce_scatter {{.*}} kind = max : memref<8x4xf32>, memref<4x4xf32>, !hostir.team<2>
-// CHECK: hostir.all_to_all {{.*}} : memref<4x4xf32>, memref<8x2xf32, strided<[1, 8]>>, !hostir.team<2>
+// all_to_all exchanges equal contiguous blocks: block j of the dim the
+// result splits goes to member j, member i's block lands as block i of the
+// dim the operand split; both sides are viewed blocks-outermost and packed
+// where that view has gaps.
+// CHECK: %[[SENT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, 4, 2], strides: [2, 4, 1]
+// CHECK: %[[GOT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, 4, 2], strides: [4, 1, 8]
+// CHECK: %[[PACKED:.*]] = hostir.allocate device : memref<2x4x2xf32>
+// CHECK: %[[LANDED:.*]] = hostir.allocate device : memref<2x4x2xf32>
+// CHECK: hostir.copy %[[SENT]], %[[PACKED]]
+// CHECK: %[[A2A:.*]] = hostir.all_to_all %[[PACKED]], %[[LANDED]] on %{{.*}} : memref<2x4x2xf32>, memref<2x4x2xf32>, !hostir.team<2>
+// CHECK-NEXT: hostir.wait %[[A2A]]
+// CHECK-NEXT: hostir.copy %[[LANDED]], %[[GOT]]
 // CHECK: hostir.gather {{.*}} root = 1 : memref<4x4xf32>, memref<8x4xf32>, !hostir.team<2>
 // CHECK: hostir.scatter {{.*}} root = 0 : memref<8x4xf32>, memref<4x4xf32>, !hostir.team<2>
 // CHECK: hostir.broadcast {{.*}} root = 0 : memref<8x4xf32>, memref<8x4xf32>, !hostir.team<2>

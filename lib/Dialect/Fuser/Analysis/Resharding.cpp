@@ -249,6 +249,11 @@ bool mlir::fuser::hasRequiredPlacements(Operation *op,
 }
 
 bool mlir::fuser::isResharding(ShardingRuleOpInterface op) {
+  // An op of an unsharded program places nothing.
+  auto sharded = [](Value value) { return static_cast<bool>(getSharding(value)); };
+  if (llvm::none_of(op->getOperands(), sharded) &&
+      llvm::none_of(op->getResults(), sharded))
+    return false;
   std::string why;
   FailureOr<SmallVector<ShardingAttr>> required =
       getRequiredOperandShardings(op, why);

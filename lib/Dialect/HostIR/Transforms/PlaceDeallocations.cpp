@@ -33,15 +33,28 @@ static bool isStreamJoin(Operation *op) {
 static void placeDeallocation(AllocateOp allocation) {
   Block *block = allocation->getBlock();
   Operation *last = allocation;
+  auto extendTo = [&](Operation *user) {
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (ancestor && last->isBeforeInBlock(ancestor))
+      last = ancestor;
+    return ancestor;
+  };
   for (Value value : getBufferAndViews(allocation.getBuffer()))
     for (Operation *user : value.getUsers()) {
       // Freed already, or the caller's.
       if (isa<DeallocateOp>(user) ||
           user->hasTrait<mlir::OpTrait::ReturnLike>())
         return;
-      Operation *ancestor = block->findAncestorOpInBlock(*user);
-      if (ancestor && last->isBeforeInBlock(ancestor))
-        last = ancestor;
+      Operation *ancestor = extendTo(user);
+      // A posted communication uses its buffers until it is waited on.
+      for (Operation *poster : {user, ancestor}) {
+        if (!poster)
+          continue;
+        for (Value result : poster->getResults())
+          if (isa<WorkType>(result.getType()))
+            for (Operation *wait : result.getUsers())
+              extendTo(wait);
+      }
     }
   // A buffer used on worker streams is freed once they joined the current
   // stream, so the stream-ordered free follows all their work.

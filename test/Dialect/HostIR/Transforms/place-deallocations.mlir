@@ -83,3 +83,21 @@ func.func @shared_buffer(%x: memref<8xf32>, %peer: index) {
   hostir.ipc_wait %h[%peer] : !hostir.ipc_handles<memref<8xf32>>
   return
 }
+
+// -----
+
+// A posted communication reads its input until it is waited on: the input
+// is freed after the wait, not after the post.
+// CHECK-LABEL: func.func @posted
+// CHECK: %[[WORK:.*]] = hostir.allreduce %[[IN:.*]], %{{.*}} on
+// CHECK-NEXT: hostir.wait %[[WORK]]
+// CHECK-NEXT: hostir.deallocate %[[IN]]
+func.func @posted() -> memref<8xf32> {
+  %r = hostir.rank : index
+  %t = hostir.team %r mesh = #fuser.mesh<[2]> axes = [0] : !hostir.team<2>
+  %in = hostir.allocate device : memref<8xf32>
+  %out = hostir.allocate device : memref<8xf32>
+  %w = hostir.allreduce %in, %out on %t backend = mpi kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  hostir.wait %w
+  return %out : memref<8xf32>
+}

@@ -12,6 +12,16 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+namespace mlir::hostir {
+/// What communications act on besides their buffers: the other ranks. An
+/// op posting one has an effect even when nothing uses its work handle
+/// (the members of a hostir.coalesce), so it is never dropped as dead.
+struct CommunicationResource
+    : public SideEffects::Resource::Base<CommunicationResource> {
+  StringRef getName() override { return "Communication"; }
+};
+} // namespace mlir::hostir
+
 #include "fuser/Dialect/HostIR/IR/HostIRDialect.h.inc"
 #include "fuser/Dialect/HostIR/IR/HostIREnums.h.inc"
 

@@ -155,9 +155,15 @@ def HostIR_LinearOp : HostIR_Op<"linear"> {
 
 // A collective from `input` into `output` on `team`, posted on the current
 // stream; the returned work is waited on with hostir.wait.
+// Posting a communication acts on the other ranks.
+def HostIR_CommunicationResource
+    : Resource<"::mlir::hostir::CommunicationResource">;
+def HostIR_PostsCommunication
+    : MemoryEffects<[MemWrite<HostIR_CommunicationResource>]>;
+
 class HostIR_CollectiveOp<string mnemonic, string opSummary,
                           dag extraArguments = (ins), string extraFormat = "">
-    : HostIR_Op<mnemonic> {
+    : HostIR_Op<mnemonic, [HostIR_PostsCommunication]> {
   let summary = opSummary;
   let arguments = !con((ins Arg<AnyMemRef, "", [MemRead]>:$input,
                             Arg<AnyMemRef, "", [MemWrite]>:$output,
@@ -195,7 +201,7 @@ def HostIR_AllToAllOp : HostIR_CollectiveOp<"all_to_all",
 
 class HostIR_P2POp<string mnemonic, string opSummary, string direction,
                    list<MemoryEffect> bufferEffects>
-    : HostIR_Op<mnemonic> {
+    : HostIR_Op<mnemonic, [HostIR_PostsCommunication]> {
   let summary = opSummary;
   let arguments = (ins Arg<AnyMemRef, "", bufferEffects>:$buffer, Index:$peer,
                        HostIR_TeamType:$team, HostIR_BackendAttr:$backend);
