@@ -154,12 +154,19 @@ llvm::json::Object toJson(const TensorInfo &info) {
       {"dim_axes", std::move(axes)}};
 }
 
-/// A copy of `function` without shardings, named <name>__reference.
+/// A copy of `function` on a single device, named <name>__reference:
+/// every tensor replicated on a one-device mesh (so layouts the compiler
+/// chooses still have a sharding to live in), nothing to communicate.
 void addReference(ModuleOp module, func::FuncOp function) {
-  auto strip = [](Type type) -> Type {
-    if (auto tensor = dyn_cast<RankedTensorType>(type))
-      return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
-    return type;
+  auto single = mlir::fuser::MeshAttr::get(module.getContext(), {1});
+  auto strip = [&](Type type) -> Type {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return type;
+    SmallVector<SmallVector<int64_t>> replicated(tensor.getRank());
+    return RankedTensorType::get(
+        tensor.getShape(), tensor.getElementType(),
+        mlir::fuser::ShardingAttr::get(single, replicated));
   };
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToEnd(module.getBody());

@@ -56,3 +56,29 @@ func.func @swap(%x: tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #other> {
   %0 = fuser.set %x : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #other>
   return %0 : tensor<8x4xf32, #other>
 }
+
+// reduce onto the first device
+func.func @reduce(%x: tensor<8x16xf32, #cols>, %w: tensor<4x16xf32, #cols>) -> tensor<8x4xf32, #root> {
+  %0 = fuser.linear %x, %w : (tensor<8x16xf32, #cols>, tensor<4x16xf32, #cols>) -> tensor<8x4xf32, #root>
+  return %0 : tensor<8x4xf32, #root>
+}
+
+// a row-parallel linear with a bias (added once, after the allreduce)
+func.func @row_bias(%x: tensor<8x16xf32, #cols>, %w: tensor<4x16xf32, #cols>, %b: tensor<4xf32>) -> tensor<8x4xf32, #rep> {
+  %0 = fuser.linear %x, %w bias %b : (tensor<8x16xf32, #cols>, tensor<4x16xf32, #cols>, tensor<4xf32>) -> tensor<8x4xf32, #rep>
+  return %0 : tensor<8x4xf32, #rep>
+}
+
+// a pointwise op whose result is gathered: resharded before or after it
+func.func @exp_gather(%x: tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rep> {
+  %0 = fuser.exp %x : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rep>
+  return %0 : tensor<8x4xf32, #rep>
+}
+
+// views at both ends: a permuted argument and a reshaped result
+func.func @bookends(%x: tensor<4x8xf32, #cols>) -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>> {
+  %0 = fuser.permute %x perm = [1, 0] : tensor<4x8xf32, #cols> -> tensor<8x4xf32, #rows>
+  %1 = fuser.tanh %0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rows>
+  %2 = fuser.reshape %1 : tensor<8x4xf32, #rows> -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
+  return %2 : tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
+}

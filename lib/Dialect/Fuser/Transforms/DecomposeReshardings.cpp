@@ -18,19 +18,34 @@ namespace {
 enum class ReshardPlacement { Auto, Before, After };
 } // namespace
 
-/// A linear with a bias whose result is partial would add the bias on every
-/// rank of the partial sum. Rewrite it as a linear without bias, the
-/// resolution of its partial sum (a fuser.set, decomposed like any other)
-/// and an add of the broadcast bias.
+/// A linear with a bias whose sum is partial (its result is, or its
+/// operands split the contracted dim, so computing it in place gives
+/// partial sums) would add the bias on every rank of the partial sum.
+/// Rewrite it as a linear without bias, the resolution of its partial sum
+/// (a fuser.set, decomposed like any other) and an add of the broadcast
+/// bias.
 static void splitPartialLinearBias(LinearOp linear) {
-  ShardingAttr partial = getSharding(linear.getResult());
-  if (!linear.getBias() || !partial || !partial.isPartial())
+  ShardingAttr result = getSharding(linear.getResult());
+  if (!linear.getBias() || !result)
     return;
+  ShardingAttr partial = result;
+  if (!result.isPartial()) {
+    SmallVector<ProjectionConflict> conflicts;
+    std::string why;
+    FailureOr<SmallVector<ShardingAttr>> computed =
+        projectOperandShardings(linear, conflicts, why);
+    if (failed(computed) || !conflicts.empty() || !computed->front() ||
+        !computed->front().isPartial())
+      return;
+    partial = computed->front();
+  }
   OpBuilder builder(linear);
   Location loc = linear.getLoc();
-  RankedTensorType partialType = linear.getType();
-  RankedTensorType resolvedType = partialType.cloneWithEncoding(
-      partial.withPartial({}, ReductionKind::Sum));
+  RankedTensorType partialType = linear.getType().cloneWithEncoding(partial);
+  RankedTensorType resolvedType =
+      result.isPartial() ? partialType.cloneWithEncoding(
+                               partial.withPartial({}, ReductionKind::Sum))
+                         : linear.getType();
   Value product = LinearOp::create(builder, loc, partialType,
                                    linear.getInput(), linear.getWeight(),
                                    Value());

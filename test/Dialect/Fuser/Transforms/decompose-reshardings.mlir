@@ -217,3 +217,22 @@ func.func @unsharded(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = fuser.exp %x : tensor<8xf32> -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// A linear with a bias whose operands split the contracted dim computes
+// partial sums even when its result is annotated replicated: the bias is
+// added once, after the allreduce.
+// CHECK-LABEL: func.func @split_k_with_bias
+// CHECK: %[[P:.*]] = fuser.linear %{{.*}}, %{{.*}} : ({{.*}}, {{.*}}) -> tensor<8x4xf32, {{.*}}partial = {0 : sum}>>
+// CHECK: %[[R:.*]] = fuser.comm.allreduce %[[P]] axis = 0
+// CHECK: %[[B:.*]] = fuser.broadcast %{{.*}} dims = [1]
+// CHECK: fuser.add %[[R]], %[[B]]
+#mesh = #fuser.mesh<[2]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#rep1 = #fuser.sharding<#mesh, [[]]>
+func.func @split_k_with_bias(%x: tensor<8x16xf32, #cols>, %w: tensor<4x16xf32, #cols>, %b: tensor<4xf32, #rep1>) -> tensor<8x4xf32, #rep> {
+  %0 = fuser.linear %x, %w bias %b : (tensor<8x16xf32, #cols>, tensor<4x16xf32, #cols>, tensor<4xf32, #rep1>) -> tensor<8x4xf32, #rep>
+  return %0 : tensor<8x4xf32, #rep>
+}

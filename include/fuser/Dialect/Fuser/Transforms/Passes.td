@@ -47,8 +47,9 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
     its results need. The movement is inserted before the op (operands are
     converted) or after it (the op computes on its operands' placement and
     the result is converted), see `reshard-placement`. A linear with a bias
-    whose result is partial becomes a linear without bias, the resolution of
-    the partial sum and an add of the bias, so that the bias is added once.
+    whose sum is partial (its result is, or its operands split the
+    contracted dim) becomes a linear without bias, the resolution of the
+    partial sum and an add of the bias, so that the bias is added once.
     A reduction over a sharded dim stays a local reduction whose partial
     result is resolved by the communication its consumers need.
   }];
