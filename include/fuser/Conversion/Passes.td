@@ -71,17 +71,18 @@ def LowerKernelsToLinalg : Pass<"fuser-lower-kernels-to-linalg", "ModuleOp"> {
     (functions over per-rank buffers computing on local tensors). Writes:
     the same functions with every fuser op replaced by upstream ops on the
     same tensors, ready for one-shot bufferization and lowering to loops:
-    `linalg.generic` for pointwise ops, reductions (sum, max, min, mean),
-    broadcasts, expands, casts, copies, iota and random draws;
+    `linalg.generic` for pointwise ops, reductions (sum, max, min, mean,
+    var_mean), broadcasts, expands, casts, copies, iota and random draws;
     `linalg.fill` for full; `linalg.transpose` for permute;
-    `tensor.extract_slice` for slices; `tensor.collapse_shape`/`expand_shape`
-    for reshapes and squeezes. f16 and bf16 compute in f32; gelu uses erf
-    (or the tanh approximation it names). Random draws hash the seed with
-    each element's global coordinates (a splitmix64 mix; Box-Muller for
-    normal), so a sharded tensor holds the unsharded one's values.
+    `tensor.extract_slice` for slices and selects, `tensor.insert_slice` for
+    cat and pad; `tensor.collapse_shape`/`expand_shape` for reshapes and
+    squeezes. f16 and bf16 compute in f32; gelu uses erf (or the tanh
+    approximation it names). Random draws hash the seed with each element's
+    global coordinates (a splitmix64 mix; Box-Muller for normal), so a
+    sharded tensor holds the unsharded one's values.
 
-    Ops the CPU code generator does not handle yet (var_mean, cat, pad,
-    select) are reported with their location.
+    Ops that never belong in a kernel (library calls, communications) are
+    reported with their location.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",

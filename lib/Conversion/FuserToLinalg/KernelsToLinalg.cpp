@@ -104,7 +104,11 @@ public:
         .Case([&](ExpOp) { return math::ExpOp::create(builder, loc, x); })
         .Case([&](LogOp) { return math::LogOp::create(builder, loc, x); })
         .Case([&](SqrtOp) { return math::SqrtOp::create(builder, loc, x); })
-        .Case([&](RsqrtOp) { return math::RsqrtOp::create(builder, loc, x); })
+        // 1 / sqrt: libm has no rsqrt.
+        .Case([&](RsqrtOp) {
+          return arith::DivFOp::create(builder, loc, constant(type, 1),
+                                       math::SqrtOp::create(builder, loc, x));
+        })
         .Case([&](TanhOp) { return math::TanhOp::create(builder, loc, x); })
         .Case([&](SigmoidOp) {
           Value one = constant(type, 1);
@@ -263,6 +267,10 @@ private:
                          int64_t resultRank);
   Value random(Location loc, Operation *op, RankedTensorType type,
                ValueRange offsets, int64_t seed);
+  /// `into` with `input` inserted at `offset` along `dim`.
+  Value insertAt(Location loc, Value input, Value into, int64_t dim,
+                 int64_t offset);
+  std::pair<Value, Value> lowerVarMean(VarMeanOp op);
 
   OpBuilder &builder;
 };
@@ -570,6 +578,46 @@ LogicalResult KernelLowering::lower(Operation *op) {
         builder, loc, resultType, slice.getInput(), ValueRange(), ValueRange(),
         ValueRange(), slice.getStarts(), resultType.getShape(),
         slice.getSteps());
+  } else if (auto cat = dyn_cast<CatOp>(op)) {
+    result = tensor::EmptyOp::create(builder, loc, resultType.getShape(),
+                                     resultType.getElementType());
+    int64_t offset = 0, dim = cat.getDim();
+    for (Value input : cat.getInputs()) {
+      auto inputType = cast<RankedTensorType>(input.getType());
+      result = insertAt(loc, input, result, dim, offset);
+      offset += inputType.getDimSize(dim);
+    }
+  } else if (auto pad = dyn_cast<PadOp>(op)) {
+    Scalars scalars(builder, loc);
+    Value empty = tensor::EmptyOp::create(builder, loc, resultType.getShape(),
+                                          resultType.getElementType());
+    Value filled =
+        linalg::FillOp::create(builder, loc,
+                               scalars.constant(resultType.getElementType(),
+                                                pad.getValue().convertToDouble()),
+                               empty)
+            .getResult(0);
+    SmallVector<int64_t> offsets(pad.getLow());
+    result = tensor::InsertSliceOp::create(
+        builder, loc, pad.getInput(), filled, ValueRange(), ValueRange(),
+        ValueRange(), offsets,
+        cast<RankedTensorType>(pad.getInput().getType()).getShape(),
+        SmallVector<int64_t>(offsets.size(), 1));
+  } else if (auto select = dyn_cast<SelectOp>(op)) {
+    auto inputType = cast<RankedTensorType>(select.getInput().getType());
+    SmallVector<int64_t> offsets(inputType.getRank(), 0),
+        sizes(inputType.getShape()), strides(inputType.getRank(), 1);
+    offsets[select.getDim()] = select.getIndex();
+    sizes[select.getDim()] = 1;
+    result = tensor::ExtractSliceOp::create(
+        builder, loc, resultType, select.getInput(), ValueRange(),
+        ValueRange(), ValueRange(), offsets, sizes, strides);
+  } else if (auto varMean = dyn_cast<VarMeanOp>(op)) {
+    auto [variance, mean] = lowerVarMean(varMean);
+    varMean.getVariance().replaceAllUsesWith(variance);
+    varMean.getMean().replaceAllUsesWith(mean);
+    op->erase();
+    return success();
   } else {
     return op->emitError("the CPU code generator does not handle this op "
                          "yet");
@@ -577,6 +625,86 @@ LogicalResult KernelLowering::lower(Operation *op) {
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();
   return success();
+}
+
+Value KernelLowering::insertAt(Location loc, Value input, Value into,
+                               int64_t dim, int64_t offset) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> offsets(inputType.getRank(), 0);
+  offsets[dim] = offset;
+  return tensor::InsertSliceOp::create(
+      builder, loc, input, into, ValueRange(), ValueRange(), ValueRange(),
+      offsets, inputType.getShape(),
+      SmallVector<int64_t>(inputType.getRank(), 1));
+}
+
+/// Variance and mean in the compute type: the mean (sum / N) read back
+/// over the input, the squared differences summed and divided by
+/// N - correction; each result read out of the keepdim form.
+std::pair<Value, Value> KernelLowering::lowerVarMean(VarMeanOp op) {
+  Location loc = op.getLoc();
+  auto inputType = cast<RankedTensorType>(op.getInput().getType());
+  int64_t rank = inputType.getRank();
+  ArrayRef<int64_t> dims = op.getDims();
+  Type element = inputType.getElementType();
+  Type compute = Scalars::computeType(element);
+  SmallVector<int64_t> keptShape(inputType.getShape());
+  int64_t count = 1;
+  for (int64_t dim : dims) {
+    count *= keptShape[dim];
+    keptShape[dim] = 1;
+  }
+  auto keptType = RankedTensorType::get(keptShape, compute);
+  // Reduced dims read index 0 of the keepdim form.
+  SmallVector<int64_t> fromKept;
+  for (int64_t dim = 0; dim < rank; ++dim)
+    fromKept.push_back(llvm::is_contained(dims, dim) ? -1 : dim);
+  AffineMap keptMap = broadcastMap(keptType, fromKept, rank);
+  auto divide = [&](Value sums, double by) {
+    return pointwise(loc, keptType, sums,
+                     [&](Scalars &s, ValueRange values, ValueRange) -> Value {
+                       return arith::DivFOp::create(s.builder, s.loc, values[0],
+                                                    s.constant(compute, by));
+                     });
+  };
+  // The sums, as fuser.sum would (any op other than max/min/mean sums).
+  Value mean = divide(reduce(loc, op, op.getInput(), dims, true, keptType),
+                      static_cast<double>(count));
+  auto squaresType = RankedTensorType::get(inputType.getShape(), compute);
+  Value squares = generic(
+      loc, squaresType, {op.getInput(), mean},
+      {builder.getMultiDimIdentityMap(rank), keptMap},
+      [&](Scalars &s, ValueRange values, ValueRange) -> Value {
+        Value difference =
+            arith::SubFOp::create(s.builder, s.loc, values[0], values[1]);
+        return arith::MulFOp::create(s.builder, s.loc, difference, difference);
+      });
+  Value variance =
+      divide(reduce(loc, op, squares, dims, true, keptType),
+             static_cast<double>(count - op.getCorrection()));
+  // Out of the keepdim form into each result's shape and element type.
+  auto readOut = [&](Value kept, Type resultType) {
+    auto type = cast<RankedTensorType>(resultType);
+    SmallVector<int64_t> dimFor;
+    for (int64_t dim = 0, next = 0; dim < rank; ++dim) {
+      if (!llvm::is_contained(dims, dim) || op.getKeepdim())
+        dimFor.push_back(next++);
+      else
+        dimFor.push_back(-2);
+    }
+    SmallVector<AffineExpr> exprs;
+    for (int64_t dim : dimFor)
+      exprs.push_back(dim < 0 ? builder.getAffineConstantExpr(0)
+                              : builder.getAffineDimExpr(dim));
+    return generic(loc, type, kept,
+                   AffineMap::get(type.getRank(), 0, exprs,
+                                  builder.getContext()),
+                   [](Scalars &, ValueRange values, ValueRange) {
+                     return values[0];
+                   });
+  };
+  return {readOut(variance, op.getVariance().getType()),
+          readOut(mean, op.getMean().getType())};
 }
 
 namespace {
