@@ -216,3 +216,19 @@ void fuser::runtime::storeElement(char *address, FuserDType dtype,
     return store(address, static_cast<uint8_t>(value != 0));
   }
 }
+
+extern "C" {
+
+double fuser_load_element(const void *address, FuserDType dtype) {
+  return loadElement(static_cast<const char *>(address), dtype);
+}
+
+void fuser_store_element(void *address, FuserDType dtype, double value) {
+  storeElement(static_cast<char *>(address), dtype, value);
+}
+
+int64_t fuser_element_size(FuserDType dtype) {
+  return static_cast<int64_t>(getElementSize(dtype));
+}
+
+} // extern "C"

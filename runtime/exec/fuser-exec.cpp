@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -36,6 +37,7 @@ namespace {
 struct TensorSpec {
   bool isInput;
   std::string dtype;
+  FuserDType code;
   fuser::Shape shape;
   fuser::Mesh mesh;
   fuser::DimAxes dimAxes;
@@ -57,7 +59,8 @@ struct Options {
   std::string library, program, inputs, outputs;
   int64_t iterations = 1, seed = 0;
   bool check = false;
-  double tolerance = 1e-4;
+  /// Unset: 1e-4, or 2e-2 when a tensor has 16-bit floats.
+  std::optional<double> tolerance;
 };
 
 [[noreturn]] void exitWith(const std::string &message) {
@@ -66,6 +69,34 @@ struct Options {
   fuser_finalize();
   std::exit(1);
 }
+
+std::optional<FuserDType> parseDType(const std::string &name) {
+  static const std::pair<const char *, FuserDType> types[] = {
+      {"f32", FUSER_F32}, {"f16", FUSER_F16}, {"bf16", FUSER_BF16},
+      {"f64", FUSER_F64}, {"i64", FUSER_I64}, {"i32", FUSER_I32}};
+  for (auto [text, code] : types)
+    if (name == text)
+      return code;
+  return std::nullopt;
+}
+
+/// A dense row-major tensor of any element type, as bytes.
+struct HostTensor {
+  FuserDType dtype;
+  std::vector<char> bytes;
+
+  HostTensor(FuserDType dtype, int64_t count)
+      : dtype(dtype), bytes(count * fuser_element_size(dtype)) {}
+  int64_t size() const { return bytes.size() / fuser_element_size(dtype); }
+  char *at(int64_t index) { return bytes.data() + index * fuser_element_size(dtype); }
+  const char *at(int64_t index) const {
+    return bytes.data() + index * fuser_element_size(dtype);
+  }
+  double get(int64_t index) const { return fuser_load_element(at(index), dtype); }
+  void set(int64_t index, double value) {
+    fuser_store_element(at(index), dtype, value);
+  }
+};
 
 std::vector<int64_t> readList(std::istringstream &line) {
   int64_t count = 0;
@@ -94,6 +125,10 @@ std::vector<ProgramSpec> parseMetadata(const char *text) {
       TensorSpec tensor;
       words >> word >> tensor.dtype;
       tensor.isInput = word == "input";
+      std::optional<FuserDType> code = parseDType(tensor.dtype);
+      if (!code)
+        exitWith("fuser-exec cannot hold " + tensor.dtype + " tensors");
+      tensor.code = *code;
       tensor.shape = readList(words);
       words >> word;
       tensor.mesh.shape = readList(words);
@@ -156,7 +191,7 @@ std::vector<std::string> splitList(const std::string &text) {
 
 /// A memref descriptor as the C entry points take it: allocated, aligned,
 /// offset, sizes, strides (all 8 bytes).
-std::vector<int64_t> makeDescriptor(float *data, const fuser::Shape &shape) {
+std::vector<int64_t> makeDescriptor(char *data, const fuser::Shape &shape) {
   std::vector<int64_t> descriptor{reinterpret_cast<int64_t>(data),
                                   reinterpret_cast<int64_t>(data), 0};
   descriptor.insert(descriptor.end(), shape.begin(), shape.end());
@@ -198,28 +233,33 @@ void callEntry(Entry entry, const std::vector<void *> &a) {
   }
 }
 
-/// The rows of `local` (contiguous) placed into `global` at `offset`.
-void place(const std::vector<float> &local, const fuser::Shape &localShape,
-           const fuser::Shape &offset, std::vector<float> &global,
-           const fuser::Shape &globalShape) {
-  int64_t count = static_cast<int64_t>(local.size());
-  for (int64_t index = 0; index < count; ++index) {
-    int64_t rest = index, position = 0, stride = 1;
-    for (size_t dim = localShape.size(); dim-- > 0;) {
-      int64_t coordinate = rest % localShape[dim] + offset[dim];
-      rest /= localShape[dim];
-      position += coordinate * stride;
-      stride *= globalShape[dim];
-    }
-    global[position] = local[index];
+/// Row-major linear index in a tensor of `shape` of element `index` of a
+/// block of `blockShape` that starts at `offset`.
+int64_t globalIndex(int64_t index, const fuser::Shape &blockShape,
+                    const fuser::Shape &offset, const fuser::Shape &shape) {
+  int64_t position = 0, stride = 1;
+  for (size_t dim = blockShape.size(); dim-- > 0;) {
+    position += (index % blockShape[dim] + offset[dim]) * stride;
+    index /= blockShape[dim];
+    stride *= shape[dim];
   }
+  return position;
+}
+
+/// `local` (a contiguous block at `offset`) placed into `global`.
+void place(const HostTensor &local, const fuser::Shape &localShape,
+           const fuser::Shape &offset, HostTensor &global,
+           const fuser::Shape &globalShape) {
+  int64_t size = fuser_element_size(local.dtype);
+  for (int64_t index = 0; index < local.size(); ++index)
+    std::memcpy(global.at(globalIndex(index, localShape, offset, globalShape)),
+                local.at(index), size);
 }
 
 /// The piece of `global` a device holds (contiguous), or an empty piece of
 /// the local shape for a device outside the tensor's mesh.
-std::vector<float> pieceOf(const TensorSpec &tensor,
-                           const std::vector<float> &global, int64_t device,
-                           fuser::Shape &localShape) {
+HostTensor pieceOf(const TensorSpec &tensor, const HostTensor &global,
+                   int64_t device, fuser::Shape &localShape) {
   std::optional<fuser::Shape> shape =
       fuser::localShapeOn(tensor.shape, tensor.dimAxes, tensor.mesh, device);
   std::optional<fuser::Shape> offset =
@@ -230,72 +270,70 @@ std::vector<float> pieceOf(const TensorSpec &tensor,
   int64_t count = 1;
   for (int64_t size : localShape)
     count *= size;
-  std::vector<float> piece(count);
+  HostTensor piece(tensor.code, count);
   if (!shape)
     return piece;
-  for (int64_t index = 0; index < count; ++index) {
-    int64_t rest = index, position = 0, stride = 1;
-    for (size_t dim = localShape.size(); dim-- > 0;) {
-      position += (rest % localShape[dim] + (*offset)[dim]) * stride;
-      rest /= localShape[dim];
-      stride *= tensor.shape[dim];
-    }
-    piece[index] = global[position];
-  }
+  int64_t size = fuser_element_size(tensor.code);
+  for (int64_t index = 0; index < count; ++index)
+    std::memcpy(piece.at(index),
+                global.at(globalIndex(index, localShape, *offset, tensor.shape)),
+                size);
   return piece;
 }
 
-/// Reads a strided f32 result (descriptor at `fields`) into a vector.
-std::vector<float> readResult(const int64_t *fields, int64_t rank) {
-  auto *aligned = reinterpret_cast<float *>(fields[1]);
-  int64_t offset = fields[2];
+/// Reads a strided result (descriptor at `fields`) into a contiguous tensor.
+HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype) {
+  auto *aligned = reinterpret_cast<const char *>(fields[1]);
+  int64_t offset = fields[2], size = fuser_element_size(dtype);
   const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
   int64_t count = 1;
   for (int64_t dim = 0; dim < rank; ++dim)
     count *= sizes[dim];
-  std::vector<float> values(count);
+  HostTensor values(dtype, count);
   for (int64_t index = 0; index < count; ++index) {
     int64_t rest = index, position = offset;
     for (int64_t dim = rank; dim-- > 0;) {
       position += (rest % sizes[dim]) * strides[dim];
       rest /= sizes[dim];
     }
-    values[index] = aligned[position];
+    std::memcpy(values.at(index), aligned + position * size, size);
   }
   return values;
 }
 
-/// Runs `entry` over `inputs` (contiguous f32 tensors of `shapes`); returns
-/// the outputs, contiguous, and frees the buffers the program allocated.
-std::vector<std::vector<float>>
-run(Entry entry, std::vector<std::vector<float>> &inputs,
-    const std::vector<fuser::Shape> &inputShapes,
-    const std::vector<int64_t> &outputRanks) {
+/// Runs `entry` over `inputs` (contiguous tensors of `inputShapes`);
+/// returns the outputs, contiguous, and frees the buffers the program
+/// allocated for them.
+std::vector<HostTensor> run(Entry entry, std::vector<HostTensor> &inputs,
+                            const std::vector<fuser::Shape> &inputShapes,
+                            const std::vector<const TensorSpec *> &outputs) {
   std::vector<int64_t> results;
-  for (int64_t rank : outputRanks)
-    results.resize(results.size() + 3 + 2 * rank);
+  for (const TensorSpec *output : outputs)
+    results.resize(results.size() + 3 + 2 * output->shape.size());
   std::vector<std::vector<int64_t>> descriptors;
   for (size_t i = 0; i < inputs.size(); ++i)
-    descriptors.push_back(makeDescriptor(inputs[i].data(), inputShapes[i]));
+    descriptors.push_back(
+        makeDescriptor(inputs[i].bytes.data(), inputShapes[i]));
   std::vector<void *> arguments;
-  if (!outputRanks.empty())
+  if (!outputs.empty())
     arguments.push_back(results.data());
   for (auto &descriptor : descriptors)
     arguments.push_back(descriptor.data());
-  callEntry(reinterpret_cast<Entry>(entry), arguments);
-  std::vector<std::vector<float>> outputs;
+  callEntry(entry, arguments);
+  std::vector<HostTensor> values;
   const int64_t *fields = results.data();
-  for (int64_t rank : outputRanks) {
-    outputs.push_back(readResult(fields, rank));
-    auto *allocated = reinterpret_cast<void *>(fields[0]);
+  for (const TensorSpec *output : outputs) {
+    int64_t rank = static_cast<int64_t>(output->shape.size());
+    values.push_back(readResult(fields, rank, output->code));
+    auto *allocated = reinterpret_cast<char *>(fields[0]);
     bool isInput = std::any_of(inputs.begin(), inputs.end(), [&](auto &input) {
-      return input.data() == allocated;
+      return input.bytes.data() == allocated;
     });
     if (!isInput)
       fuser_deallocate(allocated);
     fields += 3 + 2 * rank;
   }
-  return outputs;
+  return values;
 }
 } // namespace
 
@@ -335,34 +373,36 @@ int main(int argc, char **argv) {
 
   // Global inputs: the same on every rank.
   std::vector<std::string> files = splitList(options.inputs);
-  std::vector<std::vector<float>> globals;
+  std::vector<HostTensor> globals, locals;
   std::vector<fuser::Shape> globalShapes, localShapes;
-  std::vector<std::vector<float>> locals;
-  std::vector<int64_t> outputRanks;
   std::vector<const TensorSpec *> outputSpecs;
+  bool narrowFloats = false;
   int64_t inputIndex = 0;
   for (const TensorSpec &tensor : program.tensors) {
-    if (tensor.dtype != "f32")
-      exitWith("fuser-exec handles f32 tensors only, " + program.name +
-               " has a " + tensor.dtype + " one");
+    narrowFloats |= tensor.code == FUSER_F16 || tensor.code == FUSER_BF16;
     if (!tensor.isInput) {
-      outputRanks.push_back(static_cast<int64_t>(tensor.shape.size()));
       outputSpecs.push_back(&tensor);
       continue;
     }
-    std::vector<float> values(tensor.numElements());
+    HostTensor values(tensor.code, tensor.numElements());
     if (!files.empty()) {
       if (static_cast<size_t>(inputIndex) >= files.size())
         exitWith("--inputs names " + std::to_string(files.size()) +
                  " files but " + program.name + " has more inputs");
+      if (tensor.code != FUSER_F32)
+        exitWith("--inputs reads f32 .npy files; input " +
+                 std::to_string(inputIndex) + " of " + program.name + " is " +
+                 tensor.dtype);
+      std::vector<float> data(values.size());
       std::string error;
-      if (!fuser::readNpy(files[inputIndex], tensor.shape, values, error))
+      if (!fuser::readNpy(files[inputIndex], tensor.shape, data, error))
         exitWith(error);
+      std::memcpy(values.bytes.data(), data.data(), values.bytes.size());
     } else {
       std::mt19937_64 generator(options.seed * 1000003 + inputIndex);
-      std::uniform_real_distribution<float> uniform(-1.f, 1.f);
-      for (float &value : values)
-        value = uniform(generator);
+      std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+      for (int64_t i = 0; i < values.size(); ++i)
+        values.set(i, uniform(generator));
     }
     fuser::Shape localShape;
     locals.push_back(pieceOf(tensor, values, rank, localShape));
@@ -371,15 +411,16 @@ int main(int argc, char **argv) {
     globals.push_back(std::move(values));
     ++inputIndex;
   }
+  double tolerance = options.tolerance.value_or(narrowFloats ? 2e-2 : 1e-4);
 
   auto entry = reinterpret_cast<Entry>(
       dlsym(library, ("_mlir_ciface_" + program.name).c_str()));
   if (!entry)
     exitWith(options.library + " has no entry point for " + program.name);
-  std::vector<std::vector<float>> outputs;
+  std::vector<HostTensor> outputs;
   int64_t cachedAfterFirst = 0;
   for (int64_t iteration = 0; iteration < options.iterations; ++iteration) {
-    outputs = run(entry, locals, localShapes, outputRanks);
+    outputs = run(entry, locals, localShapes, outputSpecs);
     if (iteration == 0)
       cachedAfterFirst = fuser_cached_buffer_count();
   }
@@ -389,31 +430,29 @@ int main(int argc, char **argv) {
              std::to_string(fuser_cached_buffer_count()) + " buffers");
 
   // Gather each output on rank 0: every device sends its piece.
-  std::vector<std::vector<float>> gathered;
+  std::vector<HostTensor> gathered;
   for (size_t o = 0; o < outputs.size(); ++o) {
     const TensorSpec &tensor = *outputSpecs[o];
-    std::vector<float> global(rank == 0 ? tensor.numElements() : 0);
+    HostTensor global(tensor.code, rank == 0 ? tensor.numElements() : 0);
     for (int64_t device = 0; device < devices; ++device) {
       std::optional<fuser::Shape> shape = fuser::localShapeOn(
           tensor.shape, tensor.dimAxes, tensor.mesh, device);
       if (!shape)
         continue;
-      std::vector<float> piece;
+      int64_t elements = 1;
+      for (int64_t size : *shape)
+        elements *= size;
+      HostTensor piece(tensor.code, 0);
       if (device == rank)
         piece = outputs[o];
-      if (device != 0) {
-        if (rank == device)
-          MPI_Send(piece.data(), static_cast<int>(piece.size()), MPI_FLOAT, 0,
-                   0, MPI_COMM_WORLD);
-        if (rank == 0) {
-          int64_t elements = 1;
-          for (int64_t size : *shape)
-            elements *= size;
-          piece.resize(elements);
-          MPI_Recv(piece.data(), static_cast<int>(elements), MPI_FLOAT,
-                   static_cast<int>(device), 0, MPI_COMM_WORLD,
-                   MPI_STATUS_IGNORE);
-        }
+      if (device != 0 && rank == device)
+        MPI_Send(piece.bytes.data(), static_cast<int>(piece.bytes.size()),
+                 MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+      if (device != 0 && rank == 0) {
+        piece = HostTensor(tensor.code, elements);
+        MPI_Recv(piece.bytes.data(), static_cast<int>(piece.bytes.size()),
+                 MPI_BYTE, static_cast<int>(device), 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
       }
       if (rank == 0)
         place(piece, *shape,
@@ -425,12 +464,15 @@ int main(int argc, char **argv) {
   }
 
   int failed = 0;
-  std::string verdict;
   if (rank == 0) {
+    std::string verdict;
     std::vector<std::string> outputFiles = splitList(options.outputs);
     for (size_t o = 0; o < outputFiles.size() && o < gathered.size(); ++o) {
+      std::vector<float> data(gathered[o].size());
+      for (int64_t i = 0; i < gathered[o].size(); ++i)
+        data[i] = static_cast<float>(gathered[o].get(i));
       std::string error;
-      if (!fuser::writeNpy(outputFiles[o], outputSpecs[o]->shape, gathered[o],
+      if (!fuser::writeNpy(outputFiles[o], outputSpecs[o]->shape, data,
                            error)) {
         verdict = error;
         failed = 1;
@@ -446,28 +488,29 @@ int main(int argc, char **argv) {
           library, ("_mlir_ciface_" + program.name + "__reference").c_str()));
       if (!reference)
         exitWith(options.library + " has no reference for " + program.name);
-      std::vector<std::vector<float>> expected =
-          run(reference, globals, globalShapes, outputRanks);
+      std::vector<HostTensor> expected =
+          run(reference, globals, globalShapes, outputSpecs);
       double worst = 0;
       for (size_t o = 0; o < expected.size(); ++o) {
         double scale = 0, difference = 0;
-        for (size_t i = 0; i < expected[o].size(); ++i) {
-          scale = std::max(scale, std::fabs(double(expected[o][i])));
+        for (int64_t i = 0; i < expected[o].size(); ++i) {
+          scale = std::max(scale, std::fabs(expected[o].get(i)));
           difference = std::max(
-              difference, std::fabs(double(expected[o][i]) - gathered[o][i]));
+              difference, std::fabs(expected[o].get(i) - gathered[o].get(i)));
         }
         worst = std::max(worst, scale > 0 ? difference / scale : difference);
       }
-      failed = !(worst <= options.tolerance);
+      failed = !(worst <= tolerance);
       char text[160];
       std::snprintf(text, sizeof(text),
                     ": check %s, max relative error %.3g (tolerance %.3g)",
-                    failed ? "FAILED" : "passed", worst, options.tolerance);
+                    failed ? "FAILED" : "passed", worst, tolerance);
       line << text;
     } else if (!failed) {
       line << ": done";
     }
-    verdict = failed && !verdict.empty() ? verdict : line.str();
+    if (verdict.empty())
+      verdict = line.str();
     std::printf("fuser-exec: %s\n", verdict.c_str());
     std::fflush(stdout);
   }

@@ -58,6 +58,21 @@ TEST(Library, Bfloat16InputsAccumulateInFloat) {
   EXPECT_EQ(bf16Value(out.data[0]), 264.f);
 }
 
+TEST(Library, HalfInputsRoundTrip) {
+  // f16 bits: 1.0 = 0x3c00, 0.5 = 0x3800, 2.0 = 0x4000, -3.0 = 0xc200.
+  Tensor<uint16_t> input({1, 3}, {0x3c00, 0x3800, 0x4000}, FUSER_F16);
+  Tensor<uint16_t> weight({2, 3}, {0x3c00, 0x3c00, 0x3c00, 0xc200, 0x0000,
+                                   0x3c00},
+                          FUSER_F16);
+  Tensor<uint16_t> out({1, 2}, {0, 0}, FUSER_F16);
+  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view()),
+            FUSER_OK)
+      << fuser_last_error();
+  // 1 + 0.5 + 2 = 3.5 (0x4300); -3 + 2 = -1 (0xbc00).
+  EXPECT_EQ(out.data[0], 0x4300);
+  EXPECT_EQ(out.data[1], 0xbc00);
+}
+
 TEST(Library, ShapeMismatchIsReported) {
   auto lhs = f32({2, 3}, std::vector<float>(6));
   auto rhs = f32({2, 2}, std::vector<float>(4));

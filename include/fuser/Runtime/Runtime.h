@@ -153,6 +153,13 @@ void *fuser_cached_buffer(const char *name, int64_t bytes);
 /* Number of cached buffers (how much the cache holds). */
 int64_t fuser_cached_buffer_count(void);
 
+/* An element as a double and back (f16 and bf16 rounded to nearest even),
+ * for hosts that fill or read buffers of any element type. */
+double fuser_load_element(const void *address, FuserDType dtype);
+void fuser_store_element(void *address, FuserDType dtype, double value);
+/* Bytes of one element. */
+int64_t fuser_element_size(FuserDType dtype);
+
 /* Copies between buffers of the same shape and element type, any strides. */
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target);
 /* out[..., i, j] = sum_k lhs[..., i, k] * rhs[..., k, j], batch dims
