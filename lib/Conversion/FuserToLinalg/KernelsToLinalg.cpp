@@ -336,11 +336,17 @@ Value KernelLowering::reduce(Location loc, Operation *op, Value input,
     identity = std::numeric_limits<double>::infinity();
   auto accumulatorType = RankedTensorType::get(type.getShape(), compute);
   Scalars scalars(builder, loc);
-  Value initial = scalars.constant(
-      compute, isa<IntegerType>(compute) && std::isinf(identity)
-                   ? (identity < 0 ? std::numeric_limits<int32_t>::min()
-                                   : std::numeric_limits<int32_t>::max())
-                   : identity);
+  Value initial;
+  if (auto integer = dyn_cast<IntegerType>(compute); integer && std::isinf(identity)) {
+    unsigned width = integer.getWidth();
+    initial = arith::ConstantOp::create(
+        builder, loc,
+        builder.getIntegerAttr(integer, identity < 0
+                                            ? APInt::getSignedMinValue(width)
+                                            : APInt::getSignedMaxValue(width)));
+  } else {
+    initial = scalars.constant(compute, identity);
+  }
   Value empty = tensor::EmptyOp::create(builder, loc, type.getShape(), compute);
   Value filled =
       linalg::FillOp::create(builder, loc, initial, empty).getResult(0);

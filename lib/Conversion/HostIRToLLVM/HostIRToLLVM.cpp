@@ -544,6 +544,17 @@ struct LowerHostToLLVMPass
       }
       return WalkResult::advance();
     });
+    // The runtime's names are taken: a program's own symbol of that name
+    // would be called instead.
+    for (Operation &op : *module.getBody())
+      if (auto symbol = dyn_cast<SymbolOpInterface>(op);
+          symbol && (symbol.getName().starts_with("fuser_") ||
+                     symbol.getName().starts_with("_mlir_ciface_"))) {
+        op.emitError("symbol @") << symbol.getName()
+                                 << " is reserved for the runtime and the "
+                                    "programs' C entry points";
+        return signalPassFailure();
+      }
     if (ipc.wasInterrupted() || failed(flattenKernels(module)))
       return signalPassFailure();
     rewriteAliasSelects(module);

@@ -21,3 +21,8 @@ module {
     }
   }
 }
+
+// -----
+
+// expected-error @+1 {{symbol @fuser_rank is reserved for the runtime and the programs' C entry points}}
+func.func private @fuser_rank() -> i32
