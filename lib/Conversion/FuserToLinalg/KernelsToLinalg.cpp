@@ -252,19 +252,20 @@ public:
 private:
   using BodyBuilder =
       function_ref<Value(Scalars &, ValueRange inputs, ValueRange indices)>;
-  /// A linalg.generic producing a tensor of `type` from `inputs` read
-  /// through `maps` (the result is read through the identity), with
-  /// `iterators`; the body gets the inputs in their compute type.
+  /// A parallel linalg.generic producing a tensor of `type` from `inputs`
+  /// read through `maps` (the result through the identity); the body gets
+  /// the inputs in their compute type and, when `indexed`, the element's
+  /// indices.
   Value generic(Location loc, RankedTensorType type, ValueRange inputs,
-                ArrayRef<AffineMap> maps, BodyBuilder body);
+                ArrayRef<AffineMap> maps, BodyBuilder body,
+                bool indexed = false);
   Value pointwise(Location loc, RankedTensorType type, ValueRange inputs,
-                  BodyBuilder body);
+                  BodyBuilder body, bool indexed = false);
   Value reduce(Location loc, Operation *op, Value input, ArrayRef<int64_t> dims,
                bool keepdim, RankedTensorType type);
   /// Input dims read for result dims: `dimFor[i]` is the result dim input
   /// dim i follows, or -1 where the input has size 1 and is broadcast.
-  AffineMap broadcastMap(RankedTensorType input, ArrayRef<int64_t> dimFor,
-                         int64_t resultRank);
+  AffineMap broadcastMap(ArrayRef<int64_t> dimFor, int64_t resultRank);
   Value random(Location loc, Operation *op, RankedTensorType type,
                ValueRange offsets, int64_t seed);
   /// `into` with `input` inserted at `offset` along `dim`.
@@ -278,7 +279,7 @@ private:
 
 Value KernelLowering::generic(Location loc, RankedTensorType type,
                               ValueRange inputs, ArrayRef<AffineMap> maps,
-                              BodyBuilder body) {
+                              BodyBuilder body, bool indexed) {
   Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
                                        type.getElementType());
   SmallVector<AffineMap> indexing(maps);
@@ -294,7 +295,7 @@ Value KernelLowering::generic(Location loc, RankedTensorType type,
           values.push_back(scalars.convert(
               argument, Scalars::computeType(argument.getType())));
         SmallVector<Value> indices;
-        for (int64_t dim = 0; dim < type.getRank(); ++dim)
+        for (int64_t dim = 0; indexed && dim < type.getRank(); ++dim)
           indices.push_back(linalg::IndexOp::create(nested, nestedLoc, dim));
         Value result = body(scalars, values, indices);
         linalg::YieldOp::create(
@@ -305,14 +306,14 @@ Value KernelLowering::generic(Location loc, RankedTensorType type,
 }
 
 Value KernelLowering::pointwise(Location loc, RankedTensorType type,
-                                ValueRange inputs, BodyBuilder body) {
+                                ValueRange inputs, BodyBuilder body,
+                                bool indexed) {
   SmallVector<AffineMap> maps(inputs.size(),
                               builder.getMultiDimIdentityMap(type.getRank()));
-  return generic(loc, type, inputs, maps, body);
+  return generic(loc, type, inputs, maps, body, indexed);
 }
 
-AffineMap KernelLowering::broadcastMap(RankedTensorType input,
-                                       ArrayRef<int64_t> dimFor,
+AffineMap KernelLowering::broadcastMap(ArrayRef<int64_t> dimFor,
                                        int64_t resultRank) {
   SmallVector<AffineExpr> exprs;
   for (int64_t dim : dimFor)
@@ -439,7 +440,7 @@ Value KernelLowering::random(Location loc, Operation *op,
         arith::MulFOp::create(b, at,
                               s.constant(f64, normal.getStd().convertToDouble()),
                               standard));
-  });
+  }, /*indexed=*/true);
 }
 
 LogicalResult KernelLowering::lower(Operation *op) {
@@ -507,7 +508,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
               arith::MulFOp::create(
                   b, s.loc, s.constant(f64, iota.getStep().convertToDouble()),
                   position));
-        });
+        }, /*indexed=*/true);
   } else if (auto uniform = dyn_cast<UniformOp>(op)) {
     result = random(loc, op, resultType, uniform.getOffsets(),
                     uniform.getSeed());
@@ -527,7 +528,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
                            ? -1
                            : to);
     result = generic(loc, resultType, broadcast.getInput(),
-                     broadcastMap(input, dimFor, resultType.getRank()),
+                     broadcastMap(dimFor, resultType.getRank()),
                      [](Scalars &, ValueRange values, ValueRange) {
                        return values[0];
                      });
@@ -540,7 +541,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
                            ? -1
                            : dim);
     result = generic(loc, resultType, expand.getInput(),
-                     broadcastMap(input, dimFor, resultType.getRank()),
+                     broadcastMap(dimFor, resultType.getRank()),
                      [](Scalars &, ValueRange values, ValueRange) {
                        return values[0];
                      });
@@ -665,7 +666,7 @@ std::pair<Value, Value> KernelLowering::lowerVarMean(VarMeanOp op) {
   SmallVector<int64_t> fromKept;
   for (int64_t dim = 0; dim < rank; ++dim)
     fromKept.push_back(llvm::is_contained(dims, dim) ? -1 : dim);
-  AffineMap keptMap = broadcastMap(keptType, fromKept, rank);
+  AffineMap keptMap = broadcastMap(fromKept, rank);
   auto divide = [&](Value sums, double by) {
     return pointwise(loc, keptType, sums,
                      [&](Scalars &s, ValueRange values, ValueRange) -> Value {
