@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -106,6 +107,22 @@ void *fuser_checked(void *pointer) {
   if (!pointer)
     fuser_fail(fuser_last_error());
   return pointer;
+}
+
+FuserStatus fuser_check_argument_shape(const char *program, int64_t argument,
+                                       int64_t rank, const int64_t *actual,
+                                       const int64_t *expected) {
+  if (std::equal(actual, actual + rank, expected))
+    return FUSER_OK;
+  auto shape = [&](const int64_t *sizes) {
+    std::string text = "[";
+    for (int64_t dim = 0; dim < rank; ++dim)
+      text += (dim ? ", " : "") + std::to_string(sizes[dim]);
+    return text + "]";
+  };
+  return fail(std::string(program) + ": argument #" + std::to_string(argument) +
+              " has shape " + shape(actual) + " but the program takes " +
+              shape(expected));
 }
 
 FuserStatus fuser_expect_world_size(int64_t expected) {

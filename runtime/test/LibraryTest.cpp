@@ -82,6 +82,17 @@ TEST(Library, ShapeMismatchIsReported) {
             "matmul: shapes f32[2, 3] x f32[2, 2] -> f32[2, 2] do not fit");
 }
 
+TEST(Boundary, ArgumentShapesAreChecked) {
+  int64_t expected[] = {256, 64}, actual[] = {128, 64};
+  EXPECT_EQ(fuser_check_argument_shape("tp_mlp", 1, 2, expected, expected),
+            FUSER_OK);
+  EXPECT_EQ(fuser_check_argument_shape("tp_mlp", 1, 2, actual, expected),
+            FUSER_FAILED);
+  EXPECT_EQ(std::string(fuser_last_error()),
+            "tp_mlp: argument #1 has shape [128, 64] but the program takes "
+            "[256, 64]");
+}
+
 TEST(Buffers, CopyBetweenLayouts) {
   auto rows = f32({2, 3}, {1, 2, 3, 4, 5, 6});
   auto columns = f32({2, 3}, std::vector<float>(6), {1, 2});

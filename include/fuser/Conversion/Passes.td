@@ -101,7 +101,8 @@ def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
     fuser_check/fuser_checked (which abort every rank with the runtime's
     message); alias_select is a subview; launches call the kernel functions,
     moved next to the host programs; host programs get a C entry point
-    (`_mlir_ciface_<name>`) taking memref descriptors.
+    (`_mlir_ciface_<name>`) taking memref descriptors, and check on entry
+    that every memref argument has the shape they were compiled for.
 
     CUDA IPC ops are reported: they need the CUDA runtime backend.
   }];

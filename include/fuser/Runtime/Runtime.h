@@ -77,6 +77,13 @@ void *fuser_checked(void *pointer);
 /* Fails unless the world has exactly `expected` ranks, naming both counts:
  * a program compiled for a mesh of N devices needs N ranks. */
 FuserStatus fuser_expect_world_size(int64_t expected);
+/* Fails unless a program's argument `argument` has the shape the program
+ * was compiled for: "<program>: argument #1 has shape [128, 64] but the
+ * program takes [256, 64]". Compiled programs check every argument on
+ * entry. */
+FuserStatus fuser_check_argument_shape(const char *program, int64_t argument,
+                                       int64_t rank, const int64_t *actual,
+                                       const int64_t *expected);
 
 /*--- Teams -----------------------------------------------------------------*/
 

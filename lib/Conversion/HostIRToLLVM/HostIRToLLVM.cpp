@@ -59,6 +59,25 @@ std::optional<int32_t> getDTypeCode(Type type) {
   return std::nullopt;
 }
 
+/// The address of a constant global array of `values` in `module`.
+Value getInt64Array(OpBuilder &builder, ModuleOp module, Location loc,
+                    ArrayRef<int64_t> values) {
+  std::string name = "__fuser_i64";
+  for (int64_t value : values)
+    name += "_" + std::to_string(value);
+  auto i64 = builder.getI64Type();
+  auto arrayType = LLVM::LLVMArrayType::get(i64, values.size());
+  if (!module.lookupSymbol(name)) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(builder, loc, arrayType, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name,
+                           builder.getI64TensorAttr(values));
+  }
+  return LLVM::AddressOfOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), name);
+}
+
 /// Shared by the patterns: runtime calls and FuserBuffer arguments.
 template <typename Op>
 class RuntimeCallPattern : public ConvertOpToLLVMPattern<Op> {
@@ -148,22 +167,10 @@ protected:
     return slot;
   }
 
-  /// The address of a constant global array of `values`.
   Value int64Array(ConversionPatternRewriter &rewriter, Operation *op,
                    ArrayRef<int64_t> values) const {
-    auto module = op->getParentOfType<ModuleOp>();
-    std::string name = "__fuser_i64";
-    for (int64_t value : values)
-      name += "_" + std::to_string(value);
-    auto arrayType = LLVM::LLVMArrayType::get(i64(), values.size());
-    if (!module.lookupSymbol(name)) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      LLVM::GlobalOp::create(rewriter, op->getLoc(), arrayType,
-                             /*isConstant=*/true, LLVM::Linkage::Internal, name,
-                             rewriter.getI64TensorAttr(values));
-    }
-    return LLVM::AddressOfOp::create(rewriter, op->getLoc(), pointer(), name);
+    return getInt64Array(rewriter, op->getParentOfType<ModuleOp>(),
+                         op->getLoc(), values);
   }
 
   /// A memref descriptor of `type` over `memory`.
@@ -532,6 +539,70 @@ LogicalResult flattenKernels(ModuleOp module) {
   return success();
 }
 
+/// What the entry check needs of one argument of a host program: how many
+/// LLVM arguments it expands to and, for a memref of static shape, that
+/// shape.
+struct ArgumentShape {
+  unsigned fields = 1;
+  std::optional<SmallVector<int64_t>> shape;
+};
+using ArgumentShapes = SmallVector<ArgumentShape>;
+
+/// On entry to the host program `function` (in the LLVM dialect, each
+/// memref expanded into its descriptor's fields), a check of every memref
+/// argument's sizes against the shape the program was compiled for.
+void checkArgumentShapes(LLVM::LLVMFuncOp function,
+                         const ArgumentShapes &shapes) {
+  OpBuilder builder(function.getContext());
+  Block &entry = function.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  Location loc = function.getLoc();
+  auto module = function->getParentOfType<ModuleOp>();
+  Type i64 = builder.getI64Type(), i32 = builder.getI32Type(),
+       pointer = LLVM::LLVMPointerType::get(builder.getContext());
+  Value name = LLVM::createGlobalString(
+      loc, builder, ("__fuser_program_" + function.getName()).str(),
+      (function.getName() + Twine('\0')).str(), LLVM::Linkage::Internal);
+  auto check = LLVM::lookupOrCreateFn(builder, module,
+                                      "fuser_check_argument_shape",
+                                      {pointer, i64, i64, pointer, pointer}, i32);
+  auto fail = LLVM::lookupOrCreateFn(builder, module, "fuser_check", {i32},
+                                     LLVM::LLVMVoidType::get(builder.getContext()));
+  unsigned field = 0;
+  for (auto [argument, expected] : llvm::enumerate(shapes)) {
+    unsigned sizes = field + 3;
+    field += expected.fields;
+    if (!expected.shape || expected.shape->empty())
+      continue;
+    ArrayRef<int64_t> shape = *expected.shape;
+    int64_t rank = shape.size();
+    auto arrayType = LLVM::LLVMArrayType::get(i64, rank);
+    Value one = LLVM::ConstantOp::create(builder, loc, i64,
+                                         builder.getI64IntegerAttr(1));
+    Value actual = LLVM::AllocaOp::create(builder, loc, pointer, arrayType, one);
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      Value slot = LLVM::GEPOp::create(
+          builder, loc, pointer, arrayType, actual,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(dim)});
+      LLVM::StoreOp::create(builder, loc, entry.getArgument(sizes + dim), slot);
+    }
+    Value status = LLVM::CallOp::create(
+                       builder, loc, *check,
+                       ValueRange{name,
+                                  LLVM::ConstantOp::create(
+                                      builder, loc, i64,
+                                      builder.getI64IntegerAttr(argument)),
+                                  LLVM::ConstantOp::create(
+                                      builder, loc, i64,
+                                      builder.getI64IntegerAttr(rank)),
+                                  actual,
+                                  getInt64Array(builder, module, loc,
+                                                shape)})
+                       .getResult();
+    LLVM::CallOp::create(builder, loc, *fail, status);
+  }
+}
+
 struct LowerHostToLLVMPass
     : public mlir::fuser::impl::LowerHostToLLVMBase<LowerHostToLLVMPass> {
   void runOnOperation() override {
@@ -566,11 +637,25 @@ struct LowerHostToLLVMPass
     prepare.addPass(createLowerAffinePass());
     if (failed(runPipeline(prepare, module)))
       return signalPassFailure();
-    // Host programs get a C entry point taking memref descriptors.
-    for (auto function : module.getOps<func::FuncOp>())
-      if (!function.isExternal())
-        function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                          UnitAttr::get(&getContext()));
+    // Host programs get a C entry point taking memref descriptors, and
+    // check the shapes they are given.
+    llvm::StringMap<ArgumentShapes> programs;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
+      function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                        UnitAttr::get(&getContext()));
+      ArgumentShapes &shapes = programs[function.getName()];
+      for (Type type : function.getArgumentTypes()) {
+        ArgumentShape &argument = shapes.emplace_back();
+        auto memref = dyn_cast<MemRefType>(type);
+        if (!memref)
+          continue;
+        argument.fields = 3 + 2 * memref.getRank();
+        if (memref.hasStaticShape())
+          argument.shape = llvm::to_vector(memref.getShape());
+      }
+    }
 
     LLVMTypeConverter converter(&getContext());
     converter.addConversion([&](Type type) -> std::optional<Type> {
@@ -609,7 +694,9 @@ struct LowerHostToLLVMPass
     LLVMConversionTarget target(getContext());
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    for (auto &[name, shapes] : programs)
+      checkArgumentShapes(module.lookupSymbol<LLVM::LLVMFuncOp>(name), shapes);
   }
 };
 } // namespace

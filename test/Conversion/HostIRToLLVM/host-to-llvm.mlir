@@ -11,6 +11,12 @@
 // CHECK-DAG: llvm.mlir.global internal constant @__fuser_i64_2(dense<2> : tensor<1xi64>)
 // CHECK-LABEL: llvm.func @tp_mlp(
 // CHECK-SAME: attributes {llvm.emit_c_interface}
+// On entry, every argument's sizes are checked against the compiled shape
+// (the local pieces: x [8, 64], w1 [128, 64], w2 [64, 128]).
+// CHECK: llvm.mlir.addressof @__fuser_program_tp_mlp
+// CHECK: %[[W1:.*]] = llvm.mlir.addressof @__fuser_i64_128_64
+// CHECK: %[[CHECKED:.*]] = llvm.call @fuser_check_argument_shape(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[W1]])
+// CHECK-NEXT: llvm.call @fuser_check(%[[CHECKED]])
 // The FuserBuffer and descriptor slots sit in the entry block.
 // CHECK: llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, ptr, ptr, i32)>
 // CHECK: %[[X:.*]] = llvm.call @fuser_allocate
