@@ -153,6 +153,11 @@ int toCount(int64_t count) { return static_cast<int>(count); }
 
 FuserWork *post(const std::string &what, const FuserTeam *team,
                 const std::function<int(MPI_Request *)> &start) {
+  if (team->members.empty()) {
+    fail(what + " on the team of a rank outside the mesh: only the mesh's "
+                "devices communicate on it");
+    return nullptr;
+  }
   auto work = std::make_unique<FuserWork>();
   work->what = what + " on a team of " + std::to_string(team->members.size());
   MPI_Request request;

@@ -54,8 +54,8 @@ FuserTeam *fuser_team(int64_t rank, const int64_t *shape, int64_t meshRank,
     }
   std::vector<int64_t> members = mesh.team(rank, axisList);
   if (members.empty()) {
-    fail("rank " + std::to_string(rank) + " is not a device of the mesh");
-    return nullptr;
+    static FuserTeam outsiders{{}, 0, MPI_COMM_NULL};
+    return &outsiders;
   }
   int64_t worldSize = fuser_world_size();
   for (int64_t member : members)

@@ -92,8 +92,9 @@ typedef struct FuserTeam FuserTeam;
 /* The team of `rank` along `axes` of a mesh of `shape` whose device ids
  * (row-major) are `devices` (null: 0 .. N-1): the devices whose coordinates
  * equal the rank's outside `axes`, row-major over `axes`. Its communicator
- * is created on first use and cached. Null (with an error) for a rank
- * outside the mesh. */
+ * is created on first use and cached. A rank outside the mesh gets the
+ * empty team: its index is 0 (so views of blocks stay defined) and every
+ * communication on it fails. Null (with an error) for a bad mesh. */
 FuserTeam *fuser_team(int64_t rank, const int64_t *shape, int64_t meshRank,
                       const int64_t *devices, const int64_t *axes,
                       int64_t numAxes);
