@@ -321,6 +321,9 @@ std::vector<HostTensor> run(Entry entry, std::vector<HostTensor> &inputs,
     arguments.push_back(descriptor.data());
   callEntry(entry, arguments);
   std::vector<HostTensor> values;
+  // Results may be views of the inputs or of one another: each buffer the
+  // program allocated is freed once.
+  std::vector<char *> owned;
   const int64_t *fields = results.data();
   for (const TensorSpec *output : outputs) {
     int64_t rank = static_cast<int64_t>(output->shape.size());
@@ -329,10 +332,12 @@ std::vector<HostTensor> run(Entry entry, std::vector<HostTensor> &inputs,
     bool isInput = std::any_of(inputs.begin(), inputs.end(), [&](auto &input) {
       return input.bytes.data() == allocated;
     });
-    if (!isInput)
-      fuser_deallocate(allocated);
+    if (!isInput && std::find(owned.begin(), owned.end(), allocated) == owned.end())
+      owned.push_back(allocated);
     fields += 3 + 2 * rank;
   }
+  for (char *buffer : owned)
+    fuser_deallocate(buffer);
   return values;
 }
 } // namespace

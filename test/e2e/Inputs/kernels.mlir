@@ -38,3 +38,9 @@ func.func @shapes(%x: tensor<8x4xf32, #rows>, %z: tensor<8x2xf32, #rows>) -> (te
   %i = fuser.iota dim = 0 : tensor<8xf32, #rows1>
   return %p, %s, %i : tensor<8x9xf32, #rows>, tensor<8xf32, #rows1>, tensor<8xf32, #rows1>
 }
+
+// one buffer returned twice, and an argument returned as it is
+func.func @returned_twice(%x: tensor<8x4xf32, #rows>) -> (tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>) {
+  %0 = fuser.exp %x : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rows>
+  return %0, %0, %x : tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>
+}
