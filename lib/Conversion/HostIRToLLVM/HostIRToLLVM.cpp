@@ -78,6 +78,16 @@ Value getInt64Array(OpBuilder &builder, ModuleOp module, Location loc,
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), name);
 }
 
+/// The address of the NUL-terminated string `value` in a global named
+/// `name`, created once.
+Value getGlobalString(OpBuilder &builder, ModuleOp module, Location loc,
+                      StringRef name, StringRef value) {
+  if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(name))
+    return LLVM::AddressOfOp::create(builder, loc, existing);
+  return LLVM::createGlobalString(loc, builder, name, (value + Twine('\0')).str(),
+                                  LLVM::Linkage::Internal);
+}
+
 /// Shared by the patterns: runtime calls and FuserBuffer arguments.
 template <typename Op>
 class RuntimeCallPattern : public ConvertOpToLLVMPattern<Op> {
@@ -281,9 +291,8 @@ struct GetCachedBufferLowering : RuntimeCallPattern<GetCachedBufferOp> {
     Location loc = op.getLoc();
     auto type = cast<MemRefType>(op.getResult().getType());
     StringRef name = op.getBuffer();
-    Value text = LLVM::createGlobalString(
-        loc, rewriter, ("__fuser_name_" + name).str(),
-        (name + Twine('\0')).str(), LLVM::Linkage::Internal);
+    Value text = getGlobalString(rewriter, op->getParentOfType<ModuleOp>(),
+                                 loc, ("__fuser_name_" + name).str(), name);
     Value memory = call(rewriter, op, "fuser_cached_buffer", pointer(),
                         {text, bytesOf(rewriter, loc, type)});
     memory = call(rewriter, op, "fuser_checked", pointer(), memory);
@@ -560,9 +569,9 @@ void checkArgumentShapes(LLVM::LLVMFuncOp function,
   auto module = function->getParentOfType<ModuleOp>();
   Type i64 = builder.getI64Type(), i32 = builder.getI32Type(),
        pointer = LLVM::LLVMPointerType::get(builder.getContext());
-  Value name = LLVM::createGlobalString(
-      loc, builder, ("__fuser_program_" + function.getName()).str(),
-      (function.getName() + Twine('\0')).str(), LLVM::Linkage::Internal);
+  Value name = getGlobalString(builder, module, loc,
+                               ("__fuser_program_" + function.getName()).str(),
+                               function.getName());
   auto check = LLVM::lookupOrCreateFn(builder, module,
                                       "fuser_check_argument_shape",
                                       {pointer, i64, i64, pointer, pointer}, i32);
