@@ -63,10 +63,7 @@ LogicalResult HostLowering::emitCommunication(Operation *op,
   Value input = bufferFor(op->getOperand(0));
   Value output = bufferFor(op->getResult(0));
   ShardingAttr source = getSharding(op->getOperand(0));
-  // Broadcast and scatter start on a slice: their team is on the full mesh.
-  MeshAttr mesh = isa<BroadcastCommOp, ScatterOp>(op)
-                      ? getSharding(op->getResult(0)).getMesh()
-                      : source.getMesh();
+  MeshAttr mesh = getExecutingMesh(op);
   ReductionKind kind = source.getPartialKind();
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllgatherOp comm) {

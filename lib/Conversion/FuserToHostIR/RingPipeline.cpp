@@ -12,6 +12,8 @@
 
 #include "HostLowering.h"
 
+#include "fuser/Dialect/Fuser/IR/KernelModule.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/SymbolTable.h"
@@ -139,14 +141,9 @@ static FailureOr<SymbolRefAttr> createReductionKernel(func::FuncOp function,
                                                       MemRefType output,
                                                       int64_t dim,
                                                       ReductionKind kind) {
-  auto module = function->getParentOfType<ModuleOp>();
-  auto kernels = dyn_cast_or_null<ModuleOp>(
-      SymbolTable::lookupSymbolIn(module, "kernels"));
-  OpBuilder builder(module.getContext());
-  if (!kernels) {
-    builder.setInsertionPointToEnd(module.getBody());
-    kernels = ModuleOp::create(builder, loc, StringRef("kernels"));
-  }
+  ModuleOp kernels =
+      getOrCreateKernelModule(function->getParentOfType<ModuleOp>());
+  OpBuilder builder(kernels.getContext());
   builder.setInsertionPointToEnd(kernels.getBody());
   auto kernel = func::FuncOp::create(
       builder, loc, (function.getSymName() + "_ring_reduce").str(),

@@ -10,6 +10,7 @@
 
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
+#include "fuser/Dialect/Fuser/IR/KernelModule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -719,8 +720,7 @@ struct LowerKernelsToLinalgPass
     : public mlir::fuser::impl::LowerKernelsToLinalgBase<
           LowerKernelsToLinalgPass> {
   void runOnOperation() override {
-    auto kernels = dyn_cast_or_null<ModuleOp>(
-        SymbolTable::lookupSymbolIn(getOperation(), "kernels"));
+    ModuleOp kernels = lookupKernelModule(getOperation());
     if (!kernels)
       return;
     SmallVector<Operation *> ops;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Conversion/Passes.h"
+#include "fuser/Dialect/Fuser/IR/KernelModule.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -521,8 +522,7 @@ void rewriteAliasSelects(ModuleOp module) {
 
 /// Moves the kernel functions (already LLVM) next to the host programs.
 LogicalResult flattenKernels(ModuleOp module) {
-  auto kernels =
-      dyn_cast_or_null<ModuleOp>(SymbolTable::lookupSymbolIn(module, "kernels"));
+  ModuleOp kernels = mlir::fuser::lookupKernelModule(module);
   if (!kernels)
     return success();
   for (Operation &op : llvm::make_early_inc_range(*kernels.getBody())) {

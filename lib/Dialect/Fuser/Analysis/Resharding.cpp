@@ -5,6 +5,12 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
+bool mlir::fuser::isUnsharded(Operation *op) {
+  auto sharded = [](Value value) { return static_cast<bool>(getSharding(value)); };
+  return llvm::none_of(op->getOperands(), sharded) &&
+         llvm::none_of(op->getResults(), sharded);
+}
+
 ShardingAttr mlir::fuser::placementOf(ShardingAttr of) {
   return ShardingAttr::get(of.getMesh(), of.getDimAxesList(),
                            of.getPartialAxes(), of.getPartialKind());
@@ -249,10 +255,7 @@ bool mlir::fuser::hasRequiredPlacements(Operation *op,
 }
 
 bool mlir::fuser::isResharding(ShardingRuleOpInterface op) {
-  // An op of an unsharded program places nothing.
-  auto sharded = [](Value value) { return static_cast<bool>(getSharding(value)); };
-  if (llvm::none_of(op->getOperands(), sharded) &&
-      llvm::none_of(op->getResults(), sharded))
+  if (isUnsharded(op))
     return false;
   std::string why;
   FailureOr<SmallVector<ShardingAttr>> required =

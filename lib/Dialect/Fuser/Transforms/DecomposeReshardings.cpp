@@ -185,9 +185,7 @@ LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
 
 LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
   // Unsharded programs (no mesh anywhere) have nothing to move.
-  auto sharded = [](Value value) { return static_cast<bool>(getSharding(value)); };
-  if (llvm::none_of(op->getOperands(), sharded) &&
-      llvm::none_of(op->getResults(), sharded))
+  if (isUnsharded(op))
     return success();
   for (auto [index, operand] : llvm::enumerate(op->getOperands()))
     if (isa<RankedTensorType>(operand.getType()) && !getSharding(operand))

@@ -3,6 +3,7 @@
 #include "fuser/Dialect/Fuser/Analysis/AliasAnalysis.h"
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 #include "fuser/Dialect/Fuser/Analysis/StageContracts.h"
+#include "fuser/Dialect/Fuser/IR/KernelModule.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,14 +39,8 @@ private:
 } // namespace
 
 ModuleOp Segmentation::getKernelModule() {
-  if (kernels)
-    return kernels;
-  kernels = dyn_cast_or_null<ModuleOp>(SymbolTable::lookupSymbolIn(module, "kernels"));
-  if (!kernels) {
-    OpBuilder builder(module.getBodyRegion());
-    builder.setInsertionPointToEnd(module.getBody());
-    kernels = ModuleOp::create(builder, module.getLoc(), StringRef("kernels"));
-  }
+  if (!kernels)
+    kernels = getOrCreateKernelModule(module);
   return kernels;
 }
 

@@ -14,6 +14,10 @@
 
 namespace mlir::fuser {
 
+/// Whether no operand or result of `op` has a sharding: an op of an
+/// unsharded program, which places nothing.
+bool isUnsharded(Operation *op);
+
 /// A sharding like `of` but only its placement: mesh, dim axes and partial
 /// state, without stream split or layout.
 ShardingAttr placementOf(ShardingAttr of);
