@@ -29,6 +29,10 @@
 #include <thread>
 #include <vector>
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 using namespace fuser::runtime;
 
 namespace {
@@ -265,6 +269,44 @@ private:
   const T *bias;
 };
 
+/// The most workers of one call: FUSER_HOST_THREADS where set, else the
+/// hardware threads of the machine shared among the ranks on it (as
+/// OpenMPI's and MPICH's launchers announce them).
+int64_t getHardwareThreads() {
+  if (const char *value = std::getenv("FUSER_HOST_THREADS"))
+    if (long threads = std::atol(value); threads > 0)
+      return threads;
+  int64_t threads = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    if (const char *value = std::getenv(name)) {
+      long ranks = std::atol(value);
+      if (ranks > 0)
+        return std::max<int64_t>(1, threads / ranks);
+    }
+  return threads;
+}
+
+/// mpirun binds each rank to one core by default, where the workers would
+/// only take turns: they run wherever the system lets this process run
+/// (the rank's own thread keeps its binding).
+void unbindWorker(int64_t threads) {
+#ifdef __linux__
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
+      CPU_COUNT(&allowed) >= threads)
+    return;
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    CPU_SET(cpu, &all);
+  // The kernel keeps the CPUs of the process's cpuset; a failure leaves
+  // the worker where it was.
+  sched_setaffinity(0, sizeof(all), &all);
+#else
+  (void)threads;
+#endif
+}
+
 /// Runs body(worker) on `threads` workers (the caller is worker 0); fewer
 /// when the system will not start more, which the bodies, taking their work
 /// from shared counters, do not mind. A worker that runs out of memory ends
@@ -272,6 +314,8 @@ private:
 template <typename Body> void runWorkers(int64_t threads, const Body &body) {
   std::atomic<bool> outOfMemory{false};
   auto run = [&](int64_t worker) {
+    if (worker > 0)
+      unbindWorker(threads);
     try {
       body(worker);
     } catch (const std::bad_alloc &) {
@@ -291,10 +335,6 @@ template <typename Body> void runWorkers(int64_t threads, const Body &body) {
     worker.join();
   if (outOfMemory)
     throw std::bad_alloc();
-}
-
-int64_t getHardwareThreads() {
-  return std::max<int64_t>(1, std::thread::hardware_concurrency());
 }
 
 template <typename T> void runMatmul(const MatmulProblem &problem) {

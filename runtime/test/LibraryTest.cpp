@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -90,7 +91,17 @@ void expectExact(const HostTensor &out, const Reference &reference) {
   EXPECT_EQ(mismatches, 0);
 }
 
+/// Sets FUSER_HOST_THREADS while alive, so that products use several
+/// workers also where the ranks share few cores.
+struct HostThreads {
+  explicit HostThreads(int threads) {
+    setenv("FUSER_HOST_THREADS", std::to_string(threads).c_str(), 1);
+  }
+  ~HostThreads() { unsetenv("FUSER_HOST_THREADS"); }
+};
+
 TEST(Library, BlockedMatmulOfStridedViews) {
+  HostThreads threads(4);
   // [2, 96, 72] x [2, 72, 80]: large enough for several workers and several
   // row blocks. lhs is the transpose of its storage, rhs has padded rows,
   // out is stored transposed (f32) or with padded rows (bf16).
@@ -116,7 +127,22 @@ TEST(Library, BlockedMatmulOfStridedViews) {
   }
 }
 
+TEST(Library, MatmulWithASharedRhs) {
+  // rhs broadcast over the batch (stride 0): one product of 3 * 20 rows.
+  HostTensor lhs({3, 20, 16}, FUSER_F32), rhs({3, 16, 12}, FUSER_F32, {0, 12, 1},
+                                              16 * 12),
+      out({3, 20, 12}, FUSER_F32);
+  lhs.fillQuarters(11);
+  rhs.fillQuarters(12);
+  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view()), FUSER_OK)
+      << fuser_last_error();
+  expectExact(out, [&](const std::vector<int64_t> &index) {
+    return referenceMatmul(lhs, rhs, index);
+  });
+}
+
 TEST(Library, DeepAndWideProducts) {
+  HostThreads threads(3);
   // k spans several depth blocks, n several column blocks, m is not a
   // multiple of the micro-kernel's rows; f64 accumulates in f64.
   for (FuserDType dtype : {FUSER_F32, FUSER_F64}) {
@@ -133,6 +159,7 @@ TEST(Library, DeepAndWideProducts) {
 }
 
 TEST(Library, LinearOverBatchedRows) {
+  HostThreads threads(4);
   // input [3, 40, 72]: contiguous (one product of 120 rows), or a view of
   // [3, 48, 72] whose batch entries are looped over; the weight has padded
   // rows.
