@@ -1,0 +1,90 @@
+//===- MatmulEngine.h - cuBLASLt handle, workspaces and plans -*- C++ -*-===//
+//
+// What the CUDA backend's matmul and linear keep between calls: the
+// cuBLASLt handle, one workspace per stream that ran a product (allocated
+// once, so that steady-state executions allocate nothing; one per stream
+// because products on different streams may run at the same time), and
+// for each problem the descriptors and the algorithm cuBLASLt's heuristic
+// chose, so that a repeated product queries nothing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_RUNTIME_CUDA_MATMULENGINE_H
+#define FUSER_RUNTIME_CUDA_MATMULENGINE_H
+
+#include "CudaBackend.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace fuser::runtime::cuda {
+
+/// Bytes of each stream's cuBLASLt workspace (what Hopper's kernels ask
+/// for at most).
+constexpr size_t kMatmulWorkspaceBytes = size_t(32) << 20;
+
+/// One cuBLASLt problem, column-major as cuBLASLt sees it:
+/// D [m, n] = op(A) [m, k] * op(B) [k, n] (+ bias[i] on row i of D through
+/// the BIAS epilogue) (+ D as it was, when accumulating), all operands of
+/// one type, `batchCount` of them `batchStride*` elements apart. Everything
+/// the algorithm depends on, alignments included.
+struct MatmulKey {
+  int32_t dataType = 0; // cudaDataType_t
+  int32_t transA = 0, transB = 0; // cublasOperation_t
+  int64_t m = 0, n = 0, k = 0;
+  int64_t lda = 0, ldb = 0, ldd = 0;
+  int32_t batchCount = 1;
+  int64_t batchStrideA = 0, batchStrideB = 0, batchStrideD = 0;
+  bool bias = false;
+  /// beta = 1: D += op(A) op(B).
+  bool accumulate = false;
+  /// Of the start addresses, in bytes (powers of two up to 256).
+  uint32_t alignA = 256, alignB = 256, alignD = 256, alignBias = 256;
+
+  auto tie() const {
+    return std::tie(dataType, transA, transB, m, n, k, lda, ldb, ldd,
+                    batchCount, batchStrideA, batchStrideB, batchStrideD, bias,
+                    accumulate, alignA, alignB, alignD, alignBias);
+  }
+  bool operator<(const MatmulKey &other) const { return tie() < other.tie(); }
+};
+
+class MatmulEngine {
+public:
+  explicit MatmulEngine(CudaBackend &backend);
+  ~MatmulEngine();
+  MatmulEngine(const MatmulEngine &) = delete;
+  MatmulEngine &operator=(const MatmulEngine &) = delete;
+
+  /// Issues D = op(A) op(B) (+ bias) on `stream`; `op` names the hostir op
+  /// in messages.
+  FuserStatus run(const MatmulKey &key, const void *a, const void *b, void *d,
+                  const void *bias, cudaStream_t stream, const char *op);
+
+  /// Problems planned so far (each planned once).
+  int64_t getPlanCount() const { return static_cast<int64_t>(plans.size()); }
+
+  /// The descriptors and algorithm of one problem.
+  struct Plan {
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
+    cublasLtMatmulAlgo_t algo = {};
+    ~Plan();
+  };
+
+private:
+  FuserStatus getPlan(const MatmulKey &key, const void *bias, const char *op,
+                      Plan *&plan);
+  FuserStatus getWorkspace(cudaStream_t stream, const char *op,
+                           void *&workspace);
+
+  CudaBackend &backend;
+  cublasLtHandle_t handle = nullptr;
+  std::map<MatmulKey, std::unique_ptr<Plan>> plans;
+  std::map<cudaStream_t, void *> workspaces;
+};
+
+} // namespace fuser::runtime::cuda
+
+#endif // FUSER_RUNTIME_CUDA_MATMULENGINE_H
