@@ -19,10 +19,21 @@ if(NOT FUSER_ENABLE_COMPILER STREQUAL "OFF")
 endif()
 fuser_resolve_feature(COMPILER MLIR_FOUND)
 
+# The CUDA backend needs the toolkit (runtime, cuBLASLt, nvcc for its one
+# kernel) and NCCL, which Debian-style installs keep outside the toolkit.
+set(FUSER_CUDA_FOUND FALSE)
 if(NOT FUSER_ENABLE_CUDA STREQUAL "OFF")
   find_package(CUDAToolkit QUIET)
+  if(CUDAToolkit_FOUND)
+    find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
+    if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY AND TARGET CUDA::cublasLt
+       AND CUDAToolkit_NVCC_EXECUTABLE)
+      set(FUSER_CUDA_FOUND TRUE)
+    endif()
+  endif()
 endif()
-fuser_resolve_feature(CUDA CUDAToolkit_FOUND)
+fuser_resolve_feature(CUDA FUSER_CUDA_FOUND)
 
 if(NOT FUSER_ENABLE_MPI STREQUAL "OFF")
   find_package(MPI QUIET COMPONENTS C)

@@ -1,6 +1,8 @@
 //===- Context.cpp - process context, errors and timeouts ----------------===//
 
+#include "Backend.h"
 #include "Internal.h"
+#include "host/HostBackend.h"
 
 #include <mpi.h>
 
@@ -18,6 +20,10 @@ struct Context {
   bool startedMpi = false;
   double timeoutSeconds = 60.0;
   std::string lastError;
+  host::HostBackend hostBackend;
+  /// Started on first use.
+  std::unique_ptr<Backend> cudaBackend;
+  Backend *current = &hostBackend;
 };
 
 Context &getContext() {
@@ -33,6 +39,17 @@ FuserStatus fuser::runtime::fail(std::string message) {
 
 double fuser::runtime::getTimeoutSeconds() {
   return getContext().timeoutSeconds;
+}
+
+Backend &fuser::runtime::getBackend() { return *getContext().current; }
+
+Backend &fuser::runtime::getHostBackend() { return getContext().hostBackend; }
+
+Backend *fuser::runtime::getCudaBackend() {
+  Context &context = getContext();
+  if (!context.cudaBackend)
+    context.cudaBackend = createCudaBackend();
+  return context.cudaBackend.get();
 }
 
 extern "C" {
@@ -67,13 +84,52 @@ void fuser_finalize(void) {
   Context &context = getContext();
   if (!context.initialized)
     return;
+  // Device work and communicators first: they use the teams and buffers.
+  if (context.cudaBackend)
+    context.cudaBackend->release();
+  context.cudaBackend.reset();
+  context.hostBackend.release();
+  context.current = &context.hostBackend;
   releaseTeams();
-  releaseCachedBuffers();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (context.startedMpi && !finalized)
     MPI_Finalize();
   context.initialized = false;
+}
+
+FuserStatus fuser_use_backend(FuserBackend backend) {
+  Context &context = getContext();
+  switch (backend) {
+  case FUSER_BACKEND_HOST:
+    context.current = &context.hostBackend;
+    return FUSER_OK;
+  case FUSER_BACKEND_CUDA:
+    if (Backend *cuda = getCudaBackend()) {
+      context.current = cuda;
+      return FUSER_OK;
+    }
+    return FUSER_FAILED;
+  }
+  return fail("unknown backend " + std::to_string(static_cast<int>(backend)));
+}
+
+FuserBackend fuser_current_backend(void) {
+  Context &context = getContext();
+  return context.current == &context.hostBackend ? FUSER_BACKEND_HOST
+                                                 : FUSER_BACKEND_CUDA;
+}
+
+int32_t fuser_backend_available(FuserBackend backend) {
+  if (backend == FUSER_BACKEND_HOST)
+    return 1;
+  if (backend != FUSER_BACKEND_CUDA)
+    return 0;
+  // Asking must not change the last error a caller may still read.
+  std::string error = getContext().lastError;
+  bool available = getCudaBackend() != nullptr;
+  getContext().lastError = error;
+  return available;
 }
 
 int64_t fuser_rank(void) {

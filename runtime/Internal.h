@@ -10,13 +10,18 @@
 #include "fuser/Runtime/Runtime.h"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 namespace fuser::runtime {
 
-/// Free the communicators and the cached buffers (fuser_finalize).
+class Backend;
+
+/// Free the communicators (fuser_finalize).
 void releaseTeams();
-void releaseCachedBuffers();
+/// The CUDA backend, or null (with an error) when the runtime was built
+/// without it or it cannot start (cuda/CudaBackend.cpp, or NoCuda.cpp).
+std::unique_ptr<Backend> createCudaBackend();
 
 /// Records `message` as the last error; returns FUSER_FAILED.
 FuserStatus fail(std::string message);

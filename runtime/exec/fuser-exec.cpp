@@ -16,6 +16,7 @@
 #include "fuser/Support/MeshMath.h"
 
 #include "Npy.h"
+#include "ProgramMetadata.h"
 
 #include <mpi.h>
 
@@ -31,29 +32,9 @@
 #include <string>
 #include <vector>
 
+using namespace fuser;
+
 namespace {
-
-/// One input or output of a program, as its metadata line says.
-struct TensorSpec {
-  bool isInput;
-  std::string dtype;
-  FuserDType code;
-  fuser::Shape shape;
-  fuser::Mesh mesh;
-  fuser::DimAxes dimAxes;
-
-  int64_t numElements() const {
-    int64_t count = 1;
-    for (int64_t size : shape)
-      count *= size;
-    return count;
-  }
-};
-
-struct ProgramSpec {
-  std::string name;
-  std::vector<TensorSpec> tensors;
-};
 
 struct Options {
   std::string library, program, inputs, outputs;
@@ -68,16 +49,6 @@ struct Options {
     std::fprintf(stderr, "fuser-exec: %s\n", message.c_str());
   fuser_finalize();
   std::exit(1);
-}
-
-std::optional<FuserDType> parseDType(const std::string &name) {
-  static const std::pair<const char *, FuserDType> types[] = {
-      {"f32", FUSER_F32}, {"f16", FUSER_F16}, {"bf16", FUSER_BF16},
-      {"f64", FUSER_F64}, {"i64", FUSER_I64}, {"i32", FUSER_I32}};
-  for (auto [text, code] : types)
-    if (name == text)
-      return code;
-  return std::nullopt;
 }
 
 /// A dense row-major tensor of any element type, as bytes.
@@ -97,51 +68,6 @@ struct HostTensor {
     fuser_store_element(at(index), dtype, value);
   }
 };
-
-std::vector<int64_t> readList(std::istringstream &line) {
-  int64_t count = 0;
-  line >> count;
-  std::vector<int64_t> values(count);
-  for (int64_t &value : values)
-    line >> value;
-  return values;
-}
-
-std::vector<ProgramSpec> parseMetadata(const char *text) {
-  std::vector<ProgramSpec> programs;
-  std::istringstream lines(text);
-  std::string line;
-  std::getline(lines, line);
-  if (line != "fuser-program 1")
-    exitWith("the library's metadata is not fuser-program 1");
-  while (std::getline(lines, line)) {
-    std::istringstream words(line);
-    std::string kind, word;
-    words >> kind;
-    if (kind == "program") {
-      programs.emplace_back();
-      words >> programs.back().name;
-    } else if (kind == "tensor") {
-      TensorSpec tensor;
-      words >> word >> tensor.dtype;
-      tensor.isInput = word == "input";
-      std::optional<FuserDType> code = parseDType(tensor.dtype);
-      if (!code)
-        exitWith("fuser-exec cannot hold " + tensor.dtype + " tensors");
-      tensor.code = *code;
-      tensor.shape = readList(words);
-      words >> word;
-      tensor.mesh.shape = readList(words);
-      words >> word;
-      tensor.mesh.devices = readList(words);
-      words >> word;
-      for (size_t dim = 0; dim < tensor.shape.size(); ++dim)
-        tensor.dimAxes.push_back(readList(words));
-      programs.back().tensors.push_back(std::move(tensor));
-    }
-  }
-  return programs;
-}
 
 Options parseOptions(int argc, char **argv) {
   Options options;
@@ -281,39 +207,89 @@ HostTensor pieceOf(const TensorSpec &tensor, const HostTensor &global,
   return piece;
 }
 
-/// Reads a strided result (descriptor at `fields`) into a contiguous tensor.
-HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype) {
-  auto *aligned = reinterpret_cast<const char *>(fields[1]);
+/// Reads a strided result (descriptor at `fields`) into a contiguous
+/// tensor. A device result is first copied whole (the span its strides
+/// reach) to the host, so that any layout can be read there.
+HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype,
+                      bool onDevice) {
+  auto *aligned = reinterpret_cast<char *>(fields[1]);
   int64_t offset = fields[2], size = fuser_element_size(dtype);
   const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
-  int64_t count = 1;
-  for (int64_t dim = 0; dim < rank; ++dim)
+  int64_t count = 1, span = 1;
+  for (int64_t dim = 0; dim < rank; ++dim) {
     count *= sizes[dim];
+    span += (sizes[dim] - 1) * strides[dim];
+  }
   HostTensor values(dtype, count);
+  if (count == 0)
+    return values;
+  std::vector<char> staged;
+  const char *base = aligned + offset * size;
+  if (onDevice) {
+    staged.resize(span * size);
+    int64_t one[1] = {span}, unit[1] = {1};
+    FuserBuffer from{aligned, aligned, offset, 1, one, unit, dtype};
+    FuserBuffer to{staged.data(), staged.data(), 0, 1, one, unit, dtype};
+    if (fuser_copy(&from, &to) != FUSER_OK || fuser_synchronize() != FUSER_OK)
+      fuser_fail(fuser_last_error());
+    base = staged.data();
+  }
   for (int64_t index = 0; index < count; ++index) {
-    int64_t rest = index, position = offset;
+    int64_t rest = index, position = 0;
     for (int64_t dim = rank; dim-- > 0;) {
       position += (rest % sizes[dim]) * strides[dim];
       rest /= sizes[dim];
     }
-    std::memcpy(values.at(index), aligned + position * size, size);
+    std::memcpy(values.at(index), base + position * size, size);
   }
   return values;
 }
 
-/// Runs `entry` over `inputs` (contiguous tensors of `inputShapes`);
-/// returns the outputs, contiguous, and frees the buffers the program
-/// allocated for them.
-std::vector<HostTensor> run(Entry entry, std::vector<HostTensor> &inputs,
-                            const std::vector<fuser::Shape> &inputShapes,
+/// The inputs of one rank where its program reads them: host memory for the
+/// host backend, device buffers (copied once) for the CUDA backend.
+struct ProgramInputs {
+  std::vector<char *> data;
+  std::vector<fuser::Shape> shapes;
+  bool onDevice = false;
+
+  ProgramInputs(std::vector<HostTensor> &tensors,
+                const std::vector<fuser::Shape> &tensorShapes, bool onDevice)
+      : shapes(tensorShapes), onDevice(onDevice) {
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      if (!onDevice) {
+        data.push_back(tensors[i].bytes.data());
+        continue;
+      }
+      int64_t bytes = static_cast<int64_t>(tensors[i].bytes.size());
+      auto *device = static_cast<char *>(
+          fuser_checked(fuser_allocate(bytes, FUSER_MEMORY_DEVICE, 0)));
+      int64_t count[1] = {tensors[i].size()}, unit[1] = {1};
+      FuserBuffer from{tensors[i].bytes.data(), tensors[i].bytes.data(), 0, 1,
+                       count, unit, tensors[i].dtype};
+      FuserBuffer to{device, device, 0, 1, count, unit, tensors[i].dtype};
+      fuser_check(fuser_copy(&from, &to));
+      data.push_back(device);
+    }
+    if (onDevice)
+      fuser_check(fuser_synchronize());
+  }
+  ~ProgramInputs() {
+    if (onDevice)
+      for (char *device : data)
+        fuser_deallocate(device);
+  }
+};
+
+/// Runs `entry` over `inputs`; returns the outputs, contiguous on the
+/// host, and frees the buffers the program allocated for them.
+std::vector<HostTensor> run(Entry entry, const ProgramInputs &inputs,
                             const std::vector<const TensorSpec *> &outputs) {
   std::vector<int64_t> results;
   for (const TensorSpec *output : outputs)
     results.resize(results.size() + 3 + 2 * output->shape.size());
   std::vector<std::vector<int64_t>> descriptors;
-  for (size_t i = 0; i < inputs.size(); ++i)
-    descriptors.push_back(
-        makeDescriptor(inputs[i].bytes.data(), inputShapes[i]));
+  for (size_t i = 0; i < inputs.data.size(); ++i)
+    descriptors.push_back(makeDescriptor(inputs.data[i], inputs.shapes[i]));
   std::vector<void *> arguments;
   if (!outputs.empty())
     arguments.push_back(results.data());
@@ -327,11 +303,10 @@ std::vector<HostTensor> run(Entry entry, std::vector<HostTensor> &inputs,
   const int64_t *fields = results.data();
   for (const TensorSpec *output : outputs) {
     int64_t rank = static_cast<int64_t>(output->shape.size());
-    values.push_back(readResult(fields, rank, output->code));
+    values.push_back(readResult(fields, rank, output->code, inputs.onDevice));
     auto *allocated = reinterpret_cast<char *>(fields[0]);
-    bool isInput = std::any_of(inputs.begin(), inputs.end(), [&](auto &input) {
-      return input.bytes.data() == allocated;
-    });
+    bool isInput = std::find(inputs.data.begin(), inputs.data.end(),
+                             allocated) != inputs.data.end();
     if (!isInput && std::find(owned.begin(), owned.end(), allocated) == owned.end())
       owned.push_back(allocated);
     fields += 3 + 2 * rank;
@@ -360,7 +335,11 @@ int main(int argc, char **argv) {
   if (!metadata)
     exitWith(options.library + " was not written by fuser-compile (no "
                                "fuser_program_metadata)");
-  std::vector<ProgramSpec> programs = parseMetadata(metadata);
+  ProgramMetadata contents;
+  std::string error;
+  if (!parseProgramMetadata(metadata, contents, error))
+    exitWith(options.library + ": " + error);
+  std::vector<ProgramSpec> &programs = contents.programs;
   auto chosen = std::find_if(programs.begin(), programs.end(), [&](auto &p) {
     return options.program.empty() || p.name == options.program;
   });
@@ -418,21 +397,37 @@ int main(int argc, char **argv) {
   }
   double tolerance = options.tolerance.value_or(narrowFloats ? 2e-2 : 1e-4);
 
-  auto entry = reinterpret_cast<Entry>(
-      dlsym(library, ("_mlir_ciface_" + program.name).c_str()));
+  auto entry = reinterpret_cast<Entry>(dlsym(library, program.entry.c_str()));
   if (!entry)
     exitWith(options.library + " has no entry point for " + program.name);
+  bool onDevice = contents.target == "cuda";
+  if (onDevice && fuser_use_backend(FUSER_BACKEND_CUDA) != FUSER_OK)
+    exitWith(program.name + " was compiled for CUDA GPUs: " +
+             fuser_last_error());
   std::vector<HostTensor> outputs;
-  int64_t cachedAfterFirst = 0;
-  for (int64_t iteration = 0; iteration < options.iterations; ++iteration) {
-    outputs = run(entry, locals, localShapes, outputSpecs);
-    if (iteration == 0)
-      cachedAfterFirst = fuser_cached_buffer_count();
+  int64_t cachedAfterFirst = 0, cached = 0, allocationsAfterFirst = 0,
+          allocations = 0;
+  {
+    ProgramInputs inputs(locals, localShapes, onDevice);
+    for (int64_t iteration = 0; iteration < options.iterations; ++iteration) {
+      outputs = run(entry, inputs, outputSpecs);
+      if (iteration == 0) {
+        cachedAfterFirst = fuser_cached_buffer_count();
+        allocationsAfterFirst = fuser_device_allocation_count();
+      }
+    }
+    cached = fuser_cached_buffer_count();
+    allocations = fuser_device_allocation_count();
   }
-  if (fuser_cached_buffer_count() != cachedAfterFirst)
+  if (cached != cachedAfterFirst)
     exitWith("the allocation cache grew from " +
              std::to_string(cachedAfterFirst) + " to " +
-             std::to_string(fuser_cached_buffer_count()) + " buffers");
+             std::to_string(cached) + " buffers");
+  // A steady-state execution reuses memory: it asks the device for none.
+  if (allocations != allocationsAfterFirst)
+    exitWith("executions after the first made " +
+             std::to_string(allocations - allocationsAfterFirst) +
+             " device allocations");
 
   // Gather each output on rank 0: every device sends its piece.
   std::vector<HostTensor> gathered;
@@ -487,14 +482,21 @@ int main(int argc, char **argv) {
     line << program.name << " on " << devices << " ranks, "
          << options.iterations << " iteration"
          << (options.iterations == 1 ? "" : "s") << ", "
-         << fuser_cached_buffer_count() << " cached buffers";
+         << cached << " cached buffers";
+    if (onDevice)
+      line << ", " << allocationsAfterFirst << " device allocations ("
+           << allocations - allocationsAfterFirst
+           << " after the first iteration)";
     if (options.check && !failed) {
-      auto reference = reinterpret_cast<Entry>(dlsym(
-          library, ("_mlir_ciface_" + program.name + "__reference").c_str()));
+      auto reference =
+          reinterpret_cast<Entry>(dlsym(library, program.reference.c_str()));
       if (!reference)
         exitWith(options.library + " has no reference for " + program.name);
-      std::vector<HostTensor> expected =
-          run(reference, globals, globalShapes, outputSpecs);
+      // The reference is a CPU function: an independent computation.
+      fuser_check(fuser_use_backend(FUSER_BACKEND_HOST));
+      std::vector<HostTensor> expected = run(
+          reference, ProgramInputs(globals, globalShapes, /*onDevice=*/false),
+          outputSpecs);
       double worst = 0;
       for (size_t o = 0; o < expected.size(); ++o) {
         double scale = 0, difference = 0;

@@ -25,12 +25,13 @@ fuser_install_packages() {
 fuser_build() {
   local build=$1
   shift
+  mkdir -p "$build"
   cmake -G Ninja -S "$FUSER_ROOT" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR="$FUSER_LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$FUSER_LLVM_PREFIX/bin/lit" \
-    "$@" >"$build.configure.log" 2>&1 || {
-      cat "$build.configure.log"
+    "$@" >"$build/configure.log" 2>&1 || {
+      cat "$build/configure.log"
       return 1
     }
   cmake --build "$build" -j "${FUSER_JOBS:-2}"

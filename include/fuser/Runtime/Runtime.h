@@ -3,8 +3,11 @@
  * What compiled host programs call: the process context (bootstrapped
  * through MPI), teams of ranks, buffers, communications with work handles,
  * library calls and copies. Plain C, no MLIR: the runtime builds alone on
- * machines without LLVM. This header covers the host backend (host memory,
- * MPI, C++ library calls); see docs/runtime.md.
+ * machines without LLVM. One ABI, two backends: `host` (host memory, MPI,
+ * C++ library calls) and, where the runtime was built with the CUDA
+ * toolkit and NCCL, `cuda` (device memory from a caching allocator, CUDA
+ * streams, cuBLASLt, NCCL, CUDA IPC). Compiled programs select theirs on
+ * entry (fuser_use_backend); see docs/runtime.md.
  *
  * Errors: a call that fails records a message (fuser_last_error) and
  * returns a failure status or null. fuser_fail prints a message and aborts
@@ -43,6 +46,22 @@ typedef enum FuserReduction {
   FUSER_AVG = 4
 } FuserReduction;
 
+/* Where a buffer lives (the values of hostir's MemoryKind). The host
+ * backend keeps every kind in host memory. */
+typedef enum FuserMemory {
+  FUSER_MEMORY_DEVICE = 0,
+  FUSER_MEMORY_HOST = 1,
+  /* Device memory of the same size on every rank of a team, shareable
+   * through CUDA IPC. */
+  FUSER_MEMORY_SYMMETRIC = 2
+} FuserMemory;
+
+/* What executes the calls of a program. */
+typedef enum FuserBackend {
+  FUSER_BACKEND_HOST = 0,
+  FUSER_BACKEND_CUDA = 1
+} FuserBackend;
+
 /* A strided view of memory: the fields of an MLIR memref descriptor, plus
  * the element type. Element (i0, ..., in) is at
  * aligned + (offset + sum_k i_k * strides[k]) * element size. */
@@ -64,6 +83,22 @@ FuserStatus fuser_init(int *argc, char ***argv);
 /* Frees cached buffers and communicators and finalizes MPI if fuser_init
  * started it. */
 void fuser_finalize(void);
+/* Makes `backend` execute the calls that follow (the host backend until
+ * then). Compiled programs call it on entry. The CUDA backend starts on
+ * first use: one GPU per rank, picked by the rank's index among the ranks
+ * of its node (an MPI_COMM_TYPE_SHARED split) among the GPUs
+ * CUDA_VISIBLE_DEVICES leaves visible. Fails when the runtime was built
+ * without it or no GPU can be used. */
+FuserStatus fuser_use_backend(FuserBackend backend);
+FuserBackend fuser_current_backend(void);
+/* Whether `backend` can run here (built in, and for cuda a GPU present). */
+int32_t fuser_backend_available(FuserBackend backend);
+/* Blocks the host until the work issued so far on the current stream has
+ * completed, bounded by FUSER_TIMEOUT_S: a communication that never
+ * completes (a peer that failed or never posts) aborts the backend's
+ * communicators and fails, naming what it waited for. Immediate on the
+ * host backend. */
+FuserStatus fuser_synchronize(void);
 int64_t fuser_rank(void);
 int64_t fuser_world_size(void);
 /* The message of the last failure of this process. */
@@ -135,31 +170,49 @@ FuserWork *fuser_recv(FuserTeam *team, const FuserBuffer *buffer,
                       int64_t peer);
 /* One handle for a group of sends and receives posted together. */
 FuserWork *fuser_group(FuserWork *const *works, int64_t count);
-/* Completes the work and frees the handle; fails (naming the operation and
- * the team) when it does not complete within the timeout. A null work (a
- * post that failed) fails with the post's error. */
+/* Completes the work and frees the handle. Host backend: the host waits,
+ * and fails (naming the operation and the team) when the work does not
+ * complete within the timeout. CUDA backend: communications run on the
+ * stream that was current when they were posted; the current stream waits
+ * for them (an event), the host does not block. A null work (a post that
+ * failed) fails with the post's error. */
 FuserStatus fuser_wait(FuserWork *work);
 
 /*--- Streams --------------------------------------------------------------*/
 
 /* Ordered queues of device work. The host backend runs work in program
- * order, so its streams are handles without effect. */
+ * order, so its streams are handles without effect. On the CUDA backend
+ * the pool is a fixed set of non-blocking streams created once;
+ * synchronize_stream makes the current stream wait for an event recorded
+ * on `stream` (the host does not block). */
 typedef struct FuserStream FuserStream;
 FuserStream *fuser_get_current_stream(void);
 void fuser_set_current_stream(FuserStream *stream);
 FuserStream *fuser_stream_from_pool(int64_t index);
 void fuser_synchronize_stream(FuserStream *stream);
+/* The caller's own stream (a cudaStream_t, e.g. PyTorch's current stream)
+ * as a stream of the current backend, so that fuser_set_current_stream
+ * makes programs run on it. Null (with an error) on the host backend. */
+FuserStream *fuser_wrap_stream(void *nativeStream);
 
 /*--- Buffers and library calls --------------------------------------------*/
 
-/* Host memory of `bytes` (zeroed when asked), aligned for any element. */
-void *fuser_allocate(int64_t bytes, int32_t zeroed);
+/* Memory of `bytes` of the given kind (zeroed when asked), aligned for any
+ * element and for 16-byte vector accesses. The CUDA backend serves device
+ * memory from a stream-ordered pool (allocation and release are ordered on
+ * the current stream) and symmetric memory from buffers it keeps for
+ * reuse, so that a steady-state execution calls no cudaMalloc/cudaFree. */
+void *fuser_allocate(int64_t bytes, FuserMemory memory, int32_t zeroed);
 void fuser_deallocate(void *memory);
 /* The buffer named `name` of `bytes`, allocated on first use and kept
  * until fuser_finalize; asking again with another size fails. */
-void *fuser_cached_buffer(const char *name, int64_t bytes);
-/* Number of cached buffers (how much the cache holds). */
+void *fuser_cached_buffer(const char *name, int64_t bytes, FuserMemory memory);
+/* Number of cached buffers of the current backend. */
 int64_t fuser_cached_buffer_count(void);
+/* How many times the current backend obtained memory from the device
+ * (cudaMalloc, or growth of the caching allocator's pool); 0 on the host
+ * backend. Steady-state executions leave it unchanged. */
+int64_t fuser_device_allocation_count(void);
 
 /* An element as a double and back (f16 and bf16 rounded to nearest even),
  * for hosts that fill or read buffers of any element type. */
@@ -168,7 +221,10 @@ void fuser_store_element(void *address, FuserDType dtype, double value);
 /* Bytes of one element. */
 int64_t fuser_element_size(FuserDType dtype);
 
-/* Copies between buffers of the same shape and element type, any strides. */
+/* Copies between buffers of the same shape and element type, any strides.
+ * On the CUDA backend: asynchronous on the current stream through the copy
+ * engine, between any memory the rank can address (device, host, a peer's
+ * buffer opened through IPC). */
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target);
 /* out[..., i, j] = sum_k lhs[..., i, k] * rhs[..., k, j], batch dims
  * matched; accumulates in f32 (f64 for f64). */
@@ -179,6 +235,33 @@ FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
  * + bias). */
 FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
                          const FuserBuffer *bias, const FuserBuffer *out);
+/* out = the reduction over the leading dim of input [n, ...] (what a ring
+ * reduce_scatter does with the partial blocks it received): out holds one
+ * block's elements; both dense, one element type; sums accumulate in f32
+ * for 16-bit floats. */
+FuserStatus fuser_reduce_blocks(const FuserBuffer *input,
+                                const FuserBuffer *out, FuserReduction kind);
+
+/*--- CUDA IPC (CUDA backend only) -----------------------------------------*/
+
+/* A buffer's IPC handles exchanged across a team, with one semaphore per
+ * ordered pair of members. */
+typedef struct FuserIpcHandles FuserIpcHandles;
+
+/* Collective over `team`: exports the buffer (which must be symmetric or
+ * cached memory) and a semaphore array, and opens every peer's. Done once
+ * per buffer and team: asking again returns the same handles, without
+ * exporting or opening anything, for as long as the buffer lives. */
+FuserIpcHandles *fuser_ipc_share(FuserTeam *team, const FuserBuffer *buffer);
+/* The address in this process of team member `peer`'s buffer (the aligned
+ * pointer of its descriptor). */
+void *fuser_ipc_peer_pointer(FuserIpcHandles *handles, int64_t peer);
+/* Stream-ordered on the current stream, no host synchronization: signal
+ * tells member `peer` that this rank's data is ready (or that it is done
+ * reading); wait makes the current stream wait for the next signal of
+ * `peer` (signals count: the n-th wait completes after the n-th signal). */
+FuserStatus fuser_ipc_signal(FuserIpcHandles *handles, int64_t peer);
+FuserStatus fuser_ipc_wait(FuserIpcHandles *handles, int64_t peer);
 
 #ifdef __cplusplus
 }

@@ -82,3 +82,12 @@ func.func @bookends(%x: tensor<4x8xf32, #cols>) -> tensor<32xf32, #fuser.shardin
   %2 = fuser.reshape %1 : tensor<8x4xf32, #rows> -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
   return %2 : tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
 }
+
+// views at both ends with no kernel: a transposed argument read by a
+// library call through its strides, and a reshaped result
+func.func @view_ends(%x: tensor<16x8xf32, #cols>, %w: tensor<4x16xf32, #rep>) -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>> {
+  %0 = fuser.permute %x perm = [1, 0] : tensor<16x8xf32, #cols> -> tensor<8x16xf32, #rows>
+  %1 = fuser.linear %0, %w : (tensor<8x16xf32, #rows>, tensor<4x16xf32, #rep>) -> tensor<8x4xf32, #rows>
+  %2 = fuser.reshape %1 : tensor<8x4xf32, #rows> -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
+  return %2 : tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
+}

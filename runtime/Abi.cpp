@@ -1,0 +1,345 @@
+//===- Abi.cpp - the C ABI, written once for both backends ---------------===//
+//
+// Every call checks what both backends require of its arguments (shapes,
+// element types, dense communication buffers, roots and peers), reports
+// violations in the same words, and forwards to the backend in use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Backend.h"
+#include "Internal.h"
+#include "Teams.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <memory>
+
+using namespace fuser::runtime;
+
+namespace {
+/// Checks what every collective needs of its buffers: dense, one element
+/// type, and output elements = input elements * `outputFactor` /
+/// `inputFactor`.
+bool checkBuffers(const char *what, const FuserBuffer &input,
+                  const FuserBuffer &output, int64_t inputFactor,
+                  int64_t outputFactor) {
+  for (const FuserBuffer *buffer : {&input, &output})
+    if (!isDense(*buffer)) {
+      fail(std::string(what) + ": buffer " + describe(*buffer) +
+           " has gaps; communication buffers must be dense");
+      return false;
+    }
+  if (input.dtype != output.dtype) {
+    fail(std::string(what) + ": input " + describe(input) + " and output " +
+         describe(output) + " differ in element type");
+    return false;
+  }
+  if (getNumElements(input) * outputFactor !=
+      getNumElements(output) * inputFactor) {
+    fail(std::string(what) + ": input " + describe(input) + " and output " +
+         describe(output) + " do not fit on a team of " +
+         std::to_string(std::max(inputFactor, outputFactor)));
+    return false;
+  }
+  return true;
+}
+
+bool checkMember(const char *what, const FuserTeam &team) {
+  if (!team.members.empty())
+    return true;
+  fail(std::string(what) + " on the team of a rank outside the mesh: only the "
+                           "mesh's devices communicate on it");
+  return false;
+}
+
+bool checkRoot(const char *what, const FuserTeam &team, int64_t root) {
+  if (root >= 0 && root < static_cast<int64_t>(team.members.size()))
+    return true;
+  fail(std::string(what) + ": root " + std::to_string(root) +
+       " is not a member index of a team of " +
+       std::to_string(team.members.size()));
+  return false;
+}
+
+bool checkPeer(const char *what, const FuserTeam &team, int64_t peer) {
+  if (peer >= 0 && peer < static_cast<int64_t>(team.members.size()) &&
+      peer != team.index)
+    return true;
+  fail(std::string(what) + ": peer " + std::to_string(peer) +
+       " is not another member of a team of " +
+       std::to_string(team.members.size()));
+  return false;
+}
+
+bool sameDType(const char *what,
+               std::initializer_list<const FuserBuffer *> buffers) {
+  FuserDType dtype = (*buffers.begin())->dtype;
+  for (const FuserBuffer *buffer : buffers)
+    if (buffer && buffer->dtype != dtype) {
+      fail(std::string(what) + ": operands " + describe(**buffers.begin()) +
+           " and " + describe(*buffer) + " differ in element type");
+      return false;
+    }
+  return true;
+}
+
+int64_t teamSize(const FuserTeam &team) {
+  return static_cast<int64_t>(team.members.size());
+}
+} // namespace
+
+extern "C" {
+
+//--- Communications --------------------------------------------------------//
+
+FuserWork *fuser_allgather(FuserTeam *team, const FuserBuffer *input,
+                           const FuserBuffer *output) {
+  if (!checkMember("allgather", *team) ||
+      !checkBuffers("allgather", *input, *output, 1, teamSize(*team)))
+    return nullptr;
+  return getBackend().allgather(*team, *input, *output);
+}
+
+FuserWork *fuser_allreduce(FuserTeam *team, const FuserBuffer *input,
+                           const FuserBuffer *output, FuserReduction kind) {
+  if (!checkMember("allreduce", *team) ||
+      !checkBuffers("allreduce", *input, *output, 1, 1))
+    return nullptr;
+  return getBackend().allreduce(*team, *input, *output, kind);
+}
+
+FuserWork *fuser_reduce_scatter(FuserTeam *team, const FuserBuffer *input,
+                                const FuserBuffer *output,
+                                FuserReduction kind) {
+  if (!checkMember("reduce_scatter", *team) ||
+      !checkBuffers("reduce_scatter", *input, *output, teamSize(*team), 1))
+    return nullptr;
+  return getBackend().reduceScatter(*team, *input, *output, kind);
+}
+
+FuserWork *fuser_reduce(FuserTeam *team, const FuserBuffer *input,
+                        const FuserBuffer *output, FuserReduction kind,
+                        int64_t root) {
+  if (!checkMember("reduce", *team) || !checkRoot("reduce", *team, root) ||
+      !checkBuffers("reduce", *input, *output, 1, 1))
+    return nullptr;
+  return getBackend().reduce(*team, *input, *output, kind, root);
+}
+
+FuserWork *fuser_broadcast(FuserTeam *team, const FuserBuffer *input,
+                           const FuserBuffer *output, int64_t root) {
+  if (!checkMember("broadcast", *team) ||
+      !checkRoot("broadcast", *team, root) ||
+      !checkBuffers("broadcast", *input, *output, 1, 1))
+    return nullptr;
+  return getBackend().broadcast(*team, *input, *output, root);
+}
+
+FuserWork *fuser_gather(FuserTeam *team, const FuserBuffer *input,
+                        const FuserBuffer *output, int64_t root) {
+  if (!checkMember("gather", *team) || !checkRoot("gather", *team, root) ||
+      !checkBuffers("gather", *input, *output, 1, teamSize(*team)))
+    return nullptr;
+  return getBackend().gather(*team, *input, *output, root);
+}
+
+FuserWork *fuser_scatter(FuserTeam *team, const FuserBuffer *input,
+                         const FuserBuffer *output, int64_t root) {
+  if (!checkMember("scatter", *team) || !checkRoot("scatter", *team, root) ||
+      !checkBuffers("scatter", *input, *output, teamSize(*team), 1))
+    return nullptr;
+  return getBackend().scatter(*team, *input, *output, root);
+}
+
+FuserWork *fuser_all_to_all(FuserTeam *team, const FuserBuffer *input,
+                            const FuserBuffer *output) {
+  if (!checkMember("all_to_all", *team) ||
+      !checkBuffers("all_to_all", *input, *output, 1, 1))
+    return nullptr;
+  if (getNumElements(*input) % teamSize(*team) != 0) {
+    fail("all_to_all: input " + describe(*input) + " does not split into " +
+         std::to_string(teamSize(*team)) + " blocks");
+    return nullptr;
+  }
+  return getBackend().allToAll(*team, *input, *output);
+}
+
+static FuserWork *postPointToPoint(FuserTeam *team, const FuserBuffer *buffer,
+                                   int64_t peer, bool sending) {
+  const char *what = sending ? "send" : "recv";
+  if (!checkMember(what, *team) || !checkPeer(what, *team, peer) ||
+      !checkBuffers(what, *buffer, *buffer, 1, 1))
+    return nullptr;
+  return getBackend().pointToPoint(*team, *buffer, peer, sending);
+}
+
+FuserWork *fuser_send(FuserTeam *team, const FuserBuffer *buffer,
+                      int64_t peer) {
+  return postPointToPoint(team, buffer, peer, /*sending=*/true);
+}
+
+FuserWork *fuser_recv(FuserTeam *team, const FuserBuffer *buffer,
+                      int64_t peer) {
+  return postPointToPoint(team, buffer, peer, /*sending=*/false);
+}
+
+FuserWork *fuser_group(FuserWork *const *works, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    if (!works[i]) {
+      // The others were posted: complete them before reporting, so that no
+      // request is left behind.
+      for (int64_t j = 0; j < count; ++j)
+        if (works[j])
+          getBackend().wait(works[j]);
+      fail("group: member " + std::to_string(i) + " was not posted");
+      return nullptr;
+    }
+  return getBackend().group(works, count);
+}
+
+FuserStatus fuser_wait(FuserWork *work) {
+  // The failed post recorded why.
+  if (!work)
+    return FUSER_FAILED;
+  return getBackend().wait(work);
+}
+
+//--- Streams ---------------------------------------------------------------//
+
+FuserStream *fuser_get_current_stream(void) {
+  return getBackend().getCurrentStream();
+}
+
+void fuser_set_current_stream(FuserStream *stream) {
+  getBackend().setCurrentStream(stream);
+}
+
+FuserStream *fuser_stream_from_pool(int64_t index) {
+  return getBackend().getPoolStream(index);
+}
+
+void fuser_synchronize_stream(FuserStream *stream) {
+  getBackend().synchronizeStream(stream);
+}
+
+FuserStream *fuser_wrap_stream(void *nativeStream) {
+  return getBackend().wrapStream(nativeStream);
+}
+
+FuserStatus fuser_synchronize(void) { return getBackend().synchronize(); }
+
+//--- Buffers and library calls ---------------------------------------------//
+
+void *fuser_allocate(int64_t bytes, FuserMemory memory, int32_t zeroed) {
+  if (bytes < 0) {
+    fail("cannot allocate " + std::to_string(bytes) + " bytes");
+    return nullptr;
+  }
+  return getBackend().allocate(bytes, memory, zeroed != 0);
+}
+
+void fuser_deallocate(void *memory) {
+  if (memory)
+    getBackend().deallocate(memory);
+}
+
+void *fuser_cached_buffer(const char *name, int64_t bytes, FuserMemory memory) {
+  if (bytes < 0) {
+    fail(std::string("cached buffer '") + name + "' cannot hold " +
+         std::to_string(bytes) + " bytes");
+    return nullptr;
+  }
+  return getBackend().getCachedBuffer(name, bytes, memory);
+}
+
+int64_t fuser_cached_buffer_count(void) {
+  return getBackend().getCachedBufferCount();
+}
+
+int64_t fuser_device_allocation_count(void) {
+  return getBackend().getDeviceAllocationCount();
+}
+
+FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {
+  if (source->dtype != target->dtype || source->rank != target->rank ||
+      !std::equal(source->sizes, source->sizes + source->rank, target->sizes))
+    return fail("copy: source " + describe(*source) + " and target " +
+                describe(*target) + " differ in shape or element type");
+  return getBackend().copy(*source, *target);
+}
+
+FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
+                         const FuserBuffer *out) {
+  int64_t rank = lhs->rank;
+  if (!sameDType("matmul", {lhs, rhs, out}))
+    return FUSER_FAILED;
+  bool shapesFit = rank >= 2 && rhs->rank == rank && out->rank == rank;
+  for (int64_t dim = 0; shapesFit && dim < rank - 2; ++dim)
+    shapesFit = lhs->sizes[dim] == rhs->sizes[dim] &&
+                lhs->sizes[dim] == out->sizes[dim];
+  if (!shapesFit || rhs->sizes[rank - 2] != lhs->sizes[rank - 1] ||
+      out->sizes[rank - 2] != lhs->sizes[rank - 2] ||
+      out->sizes[rank - 1] != rhs->sizes[rank - 1])
+    return fail("matmul: shapes " + describe(*lhs) + " x " + describe(*rhs) +
+                " -> " + describe(*out) + " do not fit");
+  return getBackend().matmul(*lhs, *rhs, *out);
+}
+
+FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
+                         const FuserBuffer *bias, const FuserBuffer *out) {
+  if (!sameDType("linear", {input, weight, bias, out}))
+    return FUSER_FAILED;
+  int64_t rank = input->rank;
+  bool vector = weight->rank == 1;
+  int64_t k = rank >= 1 ? input->sizes[rank - 1] : 0;
+  int64_t n = vector ? 1 : weight->sizes[0];
+  bool shapesFit = rank >= 1 && (weight->rank == 1 || weight->rank == 2) &&
+                   weight->sizes[weight->rank - 1] == k &&
+                   out->rank == (vector ? rank - 1 : rank);
+  for (int64_t dim = 0; shapesFit && dim < rank - 1; ++dim)
+    shapesFit = out->sizes[dim] == input->sizes[dim];
+  if (shapesFit && !vector)
+    shapesFit = out->sizes[rank - 1] == n;
+  if (shapesFit && bias)
+    shapesFit = vector ? bias->rank == 0
+                       : bias->rank == 1 && bias->sizes[0] == n;
+  if (!shapesFit)
+    return fail("linear: shapes " + describe(*input) + ", weight " +
+                describe(*weight) +
+                (bias ? ", bias " + describe(*bias) : std::string()) +
+                " -> " + describe(*out) + " do not fit");
+  return getBackend().linear(*input, *weight, bias, *out);
+}
+
+FuserStatus fuser_reduce_blocks(const FuserBuffer *input,
+                                const FuserBuffer *out, FuserReduction kind) {
+  if (input->rank < 1 || input->sizes[0] < 1)
+    return fail("reduce_blocks: input " + describe(*input) +
+                " has no leading dim of blocks to reduce");
+  if (!checkBuffers("reduce_blocks", *input, *out, input->sizes[0], 1))
+    return FUSER_FAILED;
+  return getBackend().reduceBlocks(*input, *out, kind);
+}
+
+//--- CUDA IPC --------------------------------------------------------------//
+
+FuserIpcHandles *fuser_ipc_share(FuserTeam *team, const FuserBuffer *buffer) {
+  if (!checkMember("ipc_share", *team) ||
+      !checkBuffers("ipc_share", *buffer, *buffer, 1, 1))
+    return nullptr;
+  return getBackend().ipcShare(*team, *buffer);
+}
+
+void *fuser_ipc_peer_pointer(FuserIpcHandles *handles, int64_t peer) {
+  return getBackend().ipcPeerPointer(*handles, peer);
+}
+
+FuserStatus fuser_ipc_signal(FuserIpcHandles *handles, int64_t peer) {
+  return getBackend().ipcSignal(*handles, peer);
+}
+
+FuserStatus fuser_ipc_wait(FuserIpcHandles *handles, int64_t peer) {
+  return getBackend().ipcWait(*handles, peer);
+}
+
+} // extern "C"

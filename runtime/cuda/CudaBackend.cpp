@@ -1,0 +1,284 @@
+//===- CudaBackend.cpp - start, streams, synchronization, release --------===//
+
+#include "CudaBackend.h"
+#include "MatmulEngine.h"
+#include "../Internal.h"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+using namespace fuser::runtime;
+using namespace fuser::runtime::cuda;
+
+namespace {
+/// The most pool streams a program may ask for: host programs index the
+/// pool modulo their stream count, so a larger index is a bug.
+constexpr int64_t kMaxPoolStreams = 64;
+
+CudaBackend *activeBackend = nullptr;
+
+/// The rank's position among the ranks of its node, and their number.
+std::pair<int, int> getNodeLocalRank() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED,
+                      static_cast<int>(fuser_rank()), MPI_INFO_NULL, &node);
+  int localRank = 0, localSize = 1;
+  MPI_Comm_rank(node, &localRank);
+  MPI_Comm_size(node, &localSize);
+  MPI_Comm_free(&node);
+  return {localRank, localSize};
+}
+
+template <typename Function>
+FuserStatus resolve(Function &function, const char *symbol) {
+  void *address = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  cudaError_t error = cudaGetDriverEntryPointByVersion(
+      symbol, &address, /*cudaVersion=*/12000, cudaEnableDefault, &found);
+  if (error != cudaSuccess || found != cudaDriverEntryPointSuccess || !address)
+    return fail(std::string("the CUDA driver has no ") + symbol);
+  function = reinterpret_cast<Function>(address);
+  return FUSER_OK;
+}
+} // namespace
+
+CudaBackend &cuda::getActiveCudaBackend() { return *activeBackend; }
+
+std::unique_ptr<Backend> fuser::runtime::createCudaBackend() {
+  return CudaBackend::create();
+}
+
+std::unique_ptr<CudaBackend> CudaBackend::create() {
+  int count = 0;
+  cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess || count == 0) {
+    fail(std::string("the CUDA backend cannot start: ") +
+         (error != cudaSuccess ? cudaGetErrorString(error) : "no GPU") +
+         " (CUDA_VISIBLE_DEVICES leaves the GPUs a rank may use)");
+    cudaGetLastError();
+    return nullptr;
+  }
+  auto [localRank, localSize] = getNodeLocalRank();
+  if (localRank >= count) {
+    fail("rank " + std::to_string(fuser_rank()) + " is rank " +
+         std::to_string(localRank) + " of " + std::to_string(localSize) +
+         " on its node, but only " + std::to_string(count) +
+         " GPUs are visible: start at most one rank per GPU");
+    return nullptr;
+  }
+  std::unique_ptr<CudaBackend> backend(new CudaBackend());
+  backend->device = localRank;
+  if (checkCuda(cudaSetDevice(backend->device), "fuser_use_backend",
+                "cudaSetDevice") ||
+      checkCuda(cudaStreamCreateWithFlags(&backend->mainStream.stream,
+                                          cudaStreamNonBlocking),
+                "fuser_use_backend", "cudaStreamCreateWithFlags") ||
+      resolve(backend->driver.streamWriteValue32, "cuStreamWriteValue32") ||
+      resolve(backend->driver.streamWaitValue32, "cuStreamWaitValue32"))
+    return nullptr;
+  backend->mainStream.owned = true;
+
+  // The pool keeps what programs free (no release threshold), so that
+  // steady-state executions reuse memory instead of asking the device.
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = backend->device;
+  uint64_t threshold = UINT64_MAX;
+  if (checkCuda(cudaMemPoolCreate(&backend->pool, &props), "fuser_use_backend",
+                "cudaMemPoolCreate") ||
+      checkCuda(cudaMemPoolSetAttribute(backend->pool,
+                                        cudaMemPoolAttrReleaseThreshold,
+                                        &threshold),
+                "fuser_use_backend", "cudaMemPoolSetAttribute"))
+    return nullptr;
+  activeBackend = backend.get();
+  return backend;
+}
+
+CudaBackend::~CudaBackend() { release(); }
+
+void CudaBackend::release() {
+  if (!mainStream.stream)
+    return;
+  cudaSetDevice(device);
+  // Work that never completes (a wait whose peer died) would block a
+  // device-wide synchronization forever: wait boundedly, and leave what is
+  // still in use to the end of the process.
+  if (!streamsFinish()) {
+    abortCommunicators();
+    mainStream.stream = nullptr;
+    return;
+  }
+  for (auto &[key, share] : ipcShares)
+    releaseShare(*share);
+  ipcShares.clear();
+  finalizeCommunicators();
+  matmulEngine.reset();
+  for (auto &[address, allocation] : allocations) {
+    if (allocation.memory == FUSER_MEMORY_HOST)
+      cudaFreeHost(address);
+    else if (allocation.memory == FUSER_MEMORY_SYMMETRIC || allocation.cached)
+      cudaFree(address);
+    else
+      cudaFreeAsync(address, mainStream.stream);
+  }
+  allocations.clear();
+  for (auto &[bytes, address] : freeSymmetric)
+    cudaFree(address);
+  freeSymmetric.clear();
+  cachedBuffers.clear();
+  cudaStreamSynchronize(mainStream.stream);
+  if (pool)
+    cudaMemPoolDestroy(pool);
+  pool = nullptr;
+  for (cudaEvent_t event : allEvents)
+    cudaEventDestroy(event);
+  allEvents.clear();
+  freeEvents.clear();
+  for (auto &stream : poolStreams)
+    cudaStreamDestroy(stream->stream);
+  poolStreams.clear();
+  wrappedStreams.clear();
+  cudaStreamDestroy(mainStream.stream);
+  mainStream.stream = nullptr;
+  current = &mainStream;
+  if (activeBackend == this)
+    activeBackend = nullptr;
+}
+
+bool CudaBackend::streamsFinish() {
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(getTimeoutSeconds());
+  std::vector<cudaStream_t> streams{mainStream.stream};
+  for (auto &stream : poolStreams)
+    streams.push_back(stream->stream);
+  for (cudaStream_t stream : streams)
+    while (cudaStreamQuery(stream) == cudaErrorNotReady)
+      if (std::chrono::steady_clock::now() > deadline)
+        return false;
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+  return true;
+}
+
+FuserStatus CudaBackend::synchronize() {
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(getTimeoutSeconds());
+  while (true) {
+    cudaError_t state = cudaStreamQuery(getStream());
+    if (state == cudaSuccess)
+      return FUSER_OK;
+    if (state != cudaErrorNotReady)
+      return checkCuda(state, "fuser_synchronize", "cudaStreamQuery");
+    // A failed communicator never completes its work: report it now.
+    for (auto &[members, communicator] : communicators) {
+      ncclResult_t result = ncclSuccess;
+      ncclCommGetAsyncError(communicator, &result);
+      if (result != ncclSuccess && result != ncclInProgress) {
+        abortCommunicators();
+        return checkNccl(result, "fuser_synchronize", "NCCL communication");
+      }
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      abortCommunicators();
+      return fail("the device work of this rank did not complete within " +
+                  std::to_string(getTimeoutSeconds()) +
+                  " s (FUSER_TIMEOUT_S): a communication or an IPC wait "
+                  "whose peer failed or never posted its side");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+void CudaBackend::finalizeCommunicators() {
+  // Nonblocking communicators finalize in the background: a communicator is
+  // destroyed once its finalization has succeeded, aborted otherwise.
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(getTimeoutSeconds());
+  for (auto &[members, communicator] : communicators) {
+    ncclResult_t state = ncclCommFinalize(communicator);
+    while (state == ncclInProgress &&
+           std::chrono::steady_clock::now() < deadline &&
+           ncclCommGetAsyncError(communicator, &state) == ncclSuccess)
+      std::this_thread::yield();
+    if (state == ncclSuccess)
+      ncclCommDestroy(communicator);
+    else
+      ncclCommAbort(communicator);
+  }
+  communicators.clear();
+}
+
+void CudaBackend::abortCommunicators() {
+  for (auto &[members, communicator] : communicators)
+    ncclCommAbort(communicator);
+  communicators.clear();
+}
+
+void CudaBackend::setCurrentStream(FuserStream *stream) {
+  current = static_cast<CudaStream *>(stream);
+}
+
+FuserStream *CudaBackend::getPoolStream(int64_t index) {
+  if (index < 0 || index >= kMaxPoolStreams) {
+    fail("stream_from_pool: index " + std::to_string(index) +
+         " is outside the pool of " + std::to_string(kMaxPoolStreams) +
+         " streams");
+    return nullptr;
+  }
+  while (static_cast<int64_t>(poolStreams.size()) <= index) {
+    auto stream = std::make_unique<CudaStream>();
+    if (checkCuda(cudaStreamCreateWithFlags(&stream->stream,
+                                            cudaStreamNonBlocking),
+                  "hostir.stream_from_pool", "cudaStreamCreateWithFlags"))
+      return nullptr;
+    stream->owned = true;
+    poolStreams.push_back(std::move(stream));
+  }
+  return poolStreams[index].get();
+}
+
+void CudaBackend::synchronizeStream(FuserStream *stream) {
+  cudaEvent_t event = takeEvent();
+  if (!event)
+    fuser_fail(fuser_last_error());
+  // Stream-ordered: the current stream waits, the host does not.
+  if (checkCuda(cudaEventRecord(event, static_cast<CudaStream *>(stream)->stream),
+                "hostir.synchronize_stream", "cudaEventRecord") ||
+      checkCuda(cudaStreamWaitEvent(getStream(), event, 0),
+                "hostir.synchronize_stream", "cudaStreamWaitEvent"))
+    fuser_fail(fuser_last_error());
+  returnEvent(event);
+}
+
+FuserStream *CudaBackend::wrapStream(void *nativeStream) {
+  for (auto &wrapped : wrappedStreams)
+    if (wrapped->stream == nativeStream)
+      return wrapped.get();
+  auto stream = std::make_unique<CudaStream>();
+  stream->stream = static_cast<cudaStream_t>(nativeStream);
+  wrappedStreams.push_back(std::move(stream));
+  return wrappedStreams.back().get();
+}
+
+cudaEvent_t CudaBackend::takeEvent() {
+  if (!freeEvents.empty()) {
+    cudaEvent_t event = freeEvents.back();
+    freeEvents.pop_back();
+    return event;
+  }
+  cudaEvent_t event = nullptr;
+  if (checkCuda(cudaEventCreateWithFlags(&event, cudaEventDisableTiming),
+                "hostir.wait", "cudaEventCreateWithFlags"))
+    return nullptr;
+  allEvents.push_back(event);
+  return event;
+}
+
+// A wait enqueued on an event keeps the state the event had when it was
+// enqueued, so the event may be recorded again at once.
+void CudaBackend::returnEvent(cudaEvent_t event) { freeEvents.push_back(event); }

@@ -1,0 +1,239 @@
+//===- CudaBackend.h - the runtime's CUDA backend ------------*- C++ -*-===//
+//
+// One GPU per rank. Device memory from a stream-ordered pool, a fixed pool
+// of non-blocking streams, cuBLASLt for library calls, one NCCL
+// communicator per team, CUDA IPC with stream memory operations for
+// signals. Each concern has its own file in this folder.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_RUNTIME_CUDA_CUDABACKEND_H
+#define FUSER_RUNTIME_CUDA_CUDABACKEND_H
+
+#include "../Backend.h"
+
+#include <cublasLt.h>
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+/// What one rank knows of a shared buffer.
+struct FuserIpcHandles {
+  std::vector<int64_t> members;
+  int64_t index = 0;
+  /// Each member's address of the buffer's aligned pointer (this rank's own
+  /// at `index`), and of its semaphore array.
+  std::vector<char *> buffers;
+  std::vector<uint32_t *> semaphores;
+  /// Signals sent to and waits issued for each member (signals count).
+  std::vector<uint32_t> signalled, awaited;
+};
+
+namespace fuser::runtime::cuda {
+
+/// A CUDA stream of the backend (pool streams and wrapped caller streams).
+struct CudaStream : FuserStream {
+  cudaStream_t stream = nullptr;
+  /// Whether the backend created it (and so destroys it).
+  bool owned = false;
+};
+
+/// Records "hostir.<op>: <call> failed: <CUDA's message>" as the last
+/// error (fuser_fail adds the rank) and returns FUSER_FAILED; FUSER_OK for
+/// cudaSuccess.
+FuserStatus checkCuda(cudaError_t error, const char *op, const char *call);
+FuserStatus checkDriver(CUresult result, const char *op, const char *call);
+FuserStatus checkNccl(ncclResult_t result, const char *op, const char *call);
+FuserStatus checkCublas(cublasStatus_t status, const char *op,
+                        const char *call);
+
+/// cuBLASLt's handle, the workspace (allocated once) and the algorithm
+/// chosen for each problem (CudaLibrary.cpp).
+class MatmulEngine;
+
+/// Driver entry points for stream memory operations, resolved through the
+/// runtime API (the runtime does not link libcuda: machines without a GPU
+/// still load it).
+struct DriverCalls {
+  decltype(&cuStreamWriteValue32) streamWriteValue32 = nullptr;
+  decltype(&cuStreamWaitValue32) streamWaitValue32 = nullptr;
+};
+
+/// A posted communication: an event recorded on the stream it ran on, or,
+/// for sends and receives, what to post once their group is known (NCCL
+/// needs the pairs of a group posted together, or two ranks that both
+/// send first wait on each other forever).
+struct CudaWork : FuserWork {
+  cudaEvent_t event = nullptr;
+  struct PointToPoint {
+    ncclComm_t communicator;
+    void *data;
+    size_t count;
+    ncclDataType_t type;
+    int peer;
+    bool sending;
+  };
+  std::vector<PointToPoint> pending;
+  cudaStream_t stream = nullptr;
+};
+
+/// A buffer shared across a team: the handles and what to release.
+struct IpcShare {
+  FuserIpcHandles handles;
+  /// The peers' allocations this rank opened (to close), its semaphores.
+  std::vector<void *> opened;
+  uint32_t *ownSemaphores = nullptr;
+};
+
+class CudaBackend final : public Backend {
+public:
+  /// Picks the rank's GPU and creates the streams; null (with an error)
+  /// when that fails.
+  static std::unique_ptr<CudaBackend> create();
+  ~CudaBackend() override;
+
+  const char *getName() const override { return "cuda"; }
+  void release() override;
+  FuserStatus synchronize() override;
+
+  void *allocate(int64_t bytes, FuserMemory memory, bool zeroed) override;
+  void deallocate(void *memory) override;
+  void *getCachedBuffer(const std::string &name, int64_t bytes,
+                        FuserMemory memory) override;
+  int64_t getCachedBufferCount() const override;
+  int64_t getDeviceAllocationCount() const override;
+  FuserStatus copy(const FuserBuffer &source,
+                   const FuserBuffer &target) override;
+
+  FuserStatus matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
+                     const FuserBuffer &out) override;
+  FuserStatus linear(const FuserBuffer &input, const FuserBuffer &weight,
+                     const FuserBuffer *bias, const FuserBuffer &out) override;
+  FuserStatus reduceBlocks(const FuserBuffer &input, const FuserBuffer &out,
+                           FuserReduction kind) override;
+
+  FuserWork *allgather(FuserTeam &team, const FuserBuffer &input,
+                       const FuserBuffer &output) override;
+  FuserWork *allreduce(FuserTeam &team, const FuserBuffer &input,
+                       const FuserBuffer &output, FuserReduction kind) override;
+  FuserWork *reduceScatter(FuserTeam &team, const FuserBuffer &input,
+                           const FuserBuffer &output,
+                           FuserReduction kind) override;
+  FuserWork *reduce(FuserTeam &team, const FuserBuffer &input,
+                    const FuserBuffer &output, FuserReduction kind,
+                    int64_t root) override;
+  FuserWork *broadcast(FuserTeam &team, const FuserBuffer &input,
+                       const FuserBuffer &output, int64_t root) override;
+  FuserWork *gather(FuserTeam &team, const FuserBuffer &input,
+                    const FuserBuffer &output, int64_t root) override;
+  FuserWork *scatter(FuserTeam &team, const FuserBuffer &input,
+                     const FuserBuffer &output, int64_t root) override;
+  FuserWork *allToAll(FuserTeam &team, const FuserBuffer &input,
+                      const FuserBuffer &output) override;
+  FuserWork *pointToPoint(FuserTeam &team, const FuserBuffer &buffer,
+                          int64_t peer, bool sending) override;
+  FuserWork *group(FuserWork *const *works, int64_t count) override;
+  FuserStatus wait(FuserWork *work) override;
+
+  FuserStream *getCurrentStream() override { return current; }
+  void setCurrentStream(FuserStream *stream) override;
+  FuserStream *getPoolStream(int64_t index) override;
+  void synchronizeStream(FuserStream *stream) override;
+  FuserStream *wrapStream(void *nativeStream) override;
+
+  FuserIpcHandles *ipcShare(FuserTeam &team,
+                            const FuserBuffer &buffer) override;
+  void *ipcPeerPointer(FuserIpcHandles &handles, int64_t peer) override;
+  FuserStatus ipcSignal(FuserIpcHandles &handles, int64_t peer) override;
+  FuserStatus ipcWait(FuserIpcHandles &handles, int64_t peer) override;
+
+  /// The CUDA stream work is issued on now.
+  cudaStream_t getStream() const { return current->stream; }
+  int getDevice() const { return device; }
+  const DriverCalls &getDriver() const { return driver; }
+
+  /// An event from the backend's pool (events are reused: one per
+  /// communication would create and destroy them at every execution).
+  cudaEvent_t takeEvent();
+  void returnEvent(cudaEvent_t event);
+  MatmulEngine &getMatmulEngine();
+  /// Counts a device allocation made outside the pool (workspaces).
+  void countDeviceAllocation() { ++deviceAllocations; }
+
+private:
+  CudaBackend() = default;
+  struct Allocation {
+    FuserMemory memory;
+    int64_t bytes;
+    /// Cached buffers live until fuser_finalize.
+    bool cached = false;
+  };
+
+  /// The team's NCCL communicator, created on first use (every member asks
+  /// for it at the same communication).
+  ncclComm_t getCommunicator(FuserTeam &team, const char *op);
+  /// Waits, at most `seconds` (the timeout unless given), until a
+  /// nonblocking NCCL call on `communicator` is done, aborting every
+  /// communicator when it is not.
+  FuserStatus settle(ncclComm_t communicator, ncclResult_t result,
+                     const char *op, const char *call, double seconds = 0);
+  /// Records the event of a communication posted on the current stream.
+  FuserWork *finishPost(CudaWork *work);
+  /// Posts `launch(communicator, stream)`, an NCCL call (or group) on the
+  /// team's communicator and the current stream, as the hostir op `op`.
+  FuserWork *
+  postCollective(FuserTeam &team, const char *op, const char *call,
+                 const std::function<ncclResult_t(ncclComm_t, cudaStream_t)>
+                     &launch);
+  FuserStatus postPending(CudaWork &work);
+  /// Whether the work of every stream of the backend completes within the
+  /// timeout.
+  bool streamsFinish();
+  /// Flushes and destroys the communicators (fuser_finalize).
+  void finalizeCommunicators();
+  /// Aborts the communicators: after a timeout, their work can no longer
+  /// complete.
+  void abortCommunicators();
+  /// Closes what a share opened and frees its semaphores.
+  void releaseShare(IpcShare &share);
+  /// Releases the shares of buffers that start at `address`.
+  void releaseSharesOf(void *address);
+
+  int device = 0;
+  DriverCalls driver;
+  /// The stream-ordered pool of device allocations.
+  cudaMemPool_t pool = nullptr;
+  /// The pool's reserved bytes after the last allocation: growth is a
+  /// device allocation.
+  size_t reservedHighWater = 0;
+  int64_t deviceAllocations = 0;
+  /// The stream of the first program (the legacy default stream is never
+  /// used: pool streams are non-blocking).
+  CudaStream mainStream;
+  CudaStream *current = &mainStream;
+  std::vector<std::unique_ptr<CudaStream>> poolStreams;
+  std::vector<std::unique_ptr<CudaStream>> wrappedStreams;
+  /// Every live allocation by address: how it was obtained.
+  std::map<void *, Allocation> allocations;
+  /// Symmetric buffers released by the program, by size, for reuse.
+  std::multimap<int64_t, void *> freeSymmetric;
+  std::map<std::string, std::pair<void *, int64_t>> cachedBuffers;
+  std::map<std::pair<std::vector<int64_t>, void *>, std::unique_ptr<IpcShare>>
+      ipcShares;
+  std::map<std::vector<int64_t>, ncclComm_t> communicators;
+  std::vector<cudaEvent_t> freeEvents, allEvents;
+  std::unique_ptr<MatmulEngine> matmulEngine;
+};
+
+/// The backend as the library calls see it (only while it is the one in
+/// use).
+CudaBackend &getActiveCudaBackend();
+
+} // namespace fuser::runtime::cuda
+
+#endif // FUSER_RUNTIME_CUDA_CUDABACKEND_H

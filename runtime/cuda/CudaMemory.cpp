@@ -1,0 +1,223 @@
+//===- CudaMemory.cpp - the caching allocator, cached buffers, copies ----===//
+//
+// Device memory comes from a stream-ordered pool that keeps what programs
+// free, so a steady-state execution calls no cudaMalloc/cudaFree. Symmetric
+// memory (what CUDA IPC shares) cannot come from the pool, which legacy IPC
+// handles cannot export: it is cudaMalloc'd and kept for reuse by size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaBackend.h"
+#include "../Internal.h"
+
+#include <algorithm>
+
+using namespace fuser::runtime;
+using namespace fuser::runtime::cuda;
+
+namespace {
+/// Every buffer starts on a boundary that allows 16-byte vector accesses.
+constexpr int64_t kAlignment = 256;
+
+int64_t roundUp(int64_t bytes) {
+  return std::max<int64_t>(kAlignment,
+                           (bytes + kAlignment - 1) / kAlignment * kAlignment);
+}
+} // namespace
+
+void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
+  const char *op = "hostir.allocate";
+  int64_t rounded = roundUp(bytes);
+  void *address = nullptr;
+  switch (memory) {
+  case FUSER_MEMORY_DEVICE: {
+    if (checkCuda(cudaMallocFromPoolAsync(&address, rounded, pool, getStream()),
+                  op, "cudaMallocFromPoolAsync"))
+      return nullptr;
+    size_t reserved = 0;
+    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent,
+                            &reserved);
+    if (reserved > reservedHighWater) {
+      reservedHighWater = reserved;
+      ++deviceAllocations;
+    }
+    break;
+  }
+  case FUSER_MEMORY_SYMMETRIC: {
+    auto reusable = freeSymmetric.find(rounded);
+    if (reusable != freeSymmetric.end()) {
+      address = reusable->second;
+      freeSymmetric.erase(reusable);
+      break;
+    }
+    if (checkCuda(cudaMalloc(&address, rounded), op, "cudaMalloc"))
+      return nullptr;
+    ++deviceAllocations;
+    break;
+  }
+  case FUSER_MEMORY_HOST:
+    if (checkCuda(cudaMallocHost(&address, rounded), op, "cudaMallocHost"))
+      return nullptr;
+    ++deviceAllocations;
+    break;
+  default:
+    fail("allocate: unknown memory kind " + std::to_string(memory));
+    return nullptr;
+  }
+  allocations[address] = Allocation{memory, rounded};
+  if (zeroed &&
+      checkCuda(cudaMemsetAsync(address, 0, rounded, getStream()), op,
+                "cudaMemsetAsync"))
+    return nullptr;
+  return address;
+}
+
+void CudaBackend::deallocate(void *address) {
+  auto found = allocations.find(address);
+  if (found == allocations.end()) {
+    fail("deallocate: " + std::to_string(reinterpret_cast<uintptr_t>(address)) +
+         " is not a buffer of the CUDA backend");
+    fuser_fail(fuser_last_error());
+  }
+  Allocation allocation = found->second;
+  if (allocation.cached)
+    return;
+  allocations.erase(found);
+  switch (allocation.memory) {
+  case FUSER_MEMORY_DEVICE:
+    // Stream-ordered: the pool reuses the memory once the current stream
+    // has passed this point.
+    if (checkCuda(cudaFreeAsync(address, getStream()), "hostir.deallocate",
+                  "cudaFreeAsync"))
+      fuser_fail(fuser_last_error());
+    return;
+  case FUSER_MEMORY_SYMMETRIC:
+    // What peers opened of it is closed; the memory is kept for the next
+    // symmetric buffer of its size.
+    releaseSharesOf(address);
+    freeSymmetric.emplace(allocation.bytes, address);
+    return;
+  case FUSER_MEMORY_HOST:
+    // Not stream-ordered: the work issued so far may still read it.
+    if (synchronize())
+      fuser_fail(fuser_last_error());
+    cudaFreeHost(address);
+    return;
+  }
+}
+
+void *CudaBackend::getCachedBuffer(const std::string &name, int64_t bytes,
+                                   FuserMemory memory) {
+  auto found = cachedBuffers.find(name);
+  if (found != cachedBuffers.end()) {
+    if (found->second.second != bytes) {
+      fail("cached buffer '" + name + "' holds " +
+           std::to_string(found->second.second) + " bytes, asked for " +
+           std::to_string(bytes));
+      return nullptr;
+    }
+    return found->second.first;
+  }
+  // Allocated once and never returned to the pool: cudaMalloc, so that
+  // IPC can share it too.
+  void *address = nullptr;
+  int64_t rounded = roundUp(bytes);
+  if (memory == FUSER_MEMORY_HOST) {
+    if (checkCuda(cudaMallocHost(&address, rounded), "hostir.cached_buffer",
+                  "cudaMallocHost"))
+      return nullptr;
+  } else if (checkCuda(cudaMalloc(&address, rounded), "hostir.cached_buffer",
+                       "cudaMalloc")) {
+    return nullptr;
+  }
+  ++deviceAllocations;
+  allocations[address] = Allocation{memory, rounded, /*cached=*/true};
+  cachedBuffers[name] = {address, bytes};
+  return address;
+}
+
+int64_t CudaBackend::getCachedBufferCount() const {
+  return static_cast<int64_t>(cachedBuffers.size());
+}
+
+int64_t CudaBackend::getDeviceAllocationCount() const {
+  return deviceAllocations;
+}
+
+namespace {
+/// A copy as nested loops of contiguous rows: dims of size 1 dropped and
+/// dims merged where both sides lay them out as one.
+struct CopyPlan {
+  std::vector<int64_t> sizes, sourceStrides, targetStrides;
+};
+
+CopyPlan planCopy(const FuserBuffer &source, const FuserBuffer &target) {
+  CopyPlan plan;
+  for (int64_t dim = 0; dim < source.rank; ++dim) {
+    if (source.sizes[dim] == 1)
+      continue;
+    int64_t size = source.sizes[dim];
+    if (!plan.sizes.empty() &&
+        plan.sourceStrides.back() == source.strides[dim] * size &&
+        plan.targetStrides.back() == target.strides[dim] * size) {
+      plan.sizes.back() *= size;
+      plan.sourceStrides.back() = source.strides[dim];
+      plan.targetStrides.back() = target.strides[dim];
+      continue;
+    }
+    plan.sizes.push_back(size);
+    plan.sourceStrides.push_back(source.strides[dim]);
+    plan.targetStrides.push_back(target.strides[dim]);
+  }
+  return plan;
+}
+} // namespace
+
+FuserStatus CudaBackend::copy(const FuserBuffer &source,
+                              const FuserBuffer &target) {
+  const char *op = "hostir.copy";
+  int64_t element = static_cast<int64_t>(getElementSize(source.dtype));
+  CopyPlan plan = planCopy(source, target);
+  char *from = getData(source), *to = getData(target);
+  int64_t rank = static_cast<int64_t>(plan.sizes.size());
+  if (rank == 0 || getNumElements(source) == 0)
+    return getNumElements(source) == 0
+               ? FUSER_OK
+               : checkCuda(cudaMemcpyAsync(to, from, element,
+                                           cudaMemcpyDefault, getStream()),
+                           op, "cudaMemcpyAsync");
+  // The copy engine moves rows: the innermost dim must be contiguous on
+  // both sides (a transposing copy is a kernel's work).
+  if (plan.sourceStrides.back() != 1 || plan.targetStrides.back() != 1)
+    return fail("copy: " + describe(source) + " to " + describe(target) +
+                " transposes; the copy engine moves rows that are "
+                "contiguous on both sides");
+  int64_t width = plan.sizes.back() * element;
+  if (rank == 1)
+    return checkCuda(cudaMemcpyAsync(to, from, width, cudaMemcpyDefault,
+                                     getStream()),
+                     op, "cudaMemcpyAsync");
+  // Rows of the two innermost dims in one 2-D copy; loops over the rest.
+  int64_t height = plan.sizes[rank - 2];
+  size_t sourcePitch = plan.sourceStrides[rank - 2] * element,
+         targetPitch = plan.targetStrides[rank - 2] * element;
+  int64_t outer = 1;
+  for (int64_t dim = 0; dim < rank - 2; ++dim)
+    outer *= plan.sizes[dim];
+  for (int64_t index = 0; index < outer; ++index) {
+    int64_t sourceOffset = 0, targetOffset = 0, rest = index;
+    for (int64_t dim = rank - 3; dim >= 0; --dim) {
+      int64_t position = rest % plan.sizes[dim];
+      rest /= plan.sizes[dim];
+      sourceOffset += position * plan.sourceStrides[dim];
+      targetOffset += position * plan.targetStrides[dim];
+    }
+    if (checkCuda(cudaMemcpy2DAsync(to + targetOffset * element, targetPitch,
+                                    from + sourceOffset * element, sourcePitch,
+                                    width, height, cudaMemcpyDefault,
+                                    getStream()),
+                  op, "cudaMemcpy2DAsync"))
+      return FUSER_FAILED;
+  }
+  return FUSER_OK;
+}
