@@ -77,10 +77,21 @@ void ::fuser::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void ::fuser::buildCPUToLLVMPipeline(OpPassManager &pm) {
-  buildKernelsToLLVMPipeline(pm);
+void ::fuser::buildHostToLLVMPipeline(OpPassManager &pm) {
+  // Chunk views become subviews, then descriptor arithmetic; loops become
+  // branches: what the host lowering converts along with the hostir ops.
+  OpPassManager &programs = pm.nest<func::FuncOp>();
+  programs.addPass(mlir::hostir::createExpandAliasSelects());
+  programs.addPass(createSCFToControlFlowPass());
+  programs.addPass(memref::createExpandStridedMetadataPass());
+  programs.addPass(createLowerAffinePass());
   pm.addPass(passes::createLowerHostToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void ::fuser::buildCPUToLLVMPipeline(OpPassManager &pm) {
+  buildKernelsToLLVMPipeline(pm);
+  buildHostToLLVMPipeline(pm);
 }
 
 void ::fuser::registerFuserPipelines() {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuser/Conversion/HostIRToLLVM/RuntimeABI.h"
 #include "fuser/InitAllDialects.h"
 #include "fuser/InitAllPasses.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
@@ -91,22 +92,12 @@ std::optional<TensorInfo> describe(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return std::nullopt;
-  TensorInfo info;
-  Type element = tensor.getElementType();
-  if (element.isF32())
-    info.dtype = "f32";
-  else if (element.isF16())
-    info.dtype = "f16";
-  else if (element.isBF16())
-    info.dtype = "bf16";
-  else if (element.isF64())
-    info.dtype = "f64";
-  else if (element.isInteger(64))
-    info.dtype = "i64";
-  else if (element.isInteger(32))
-    info.dtype = "i32";
-  else
+  std::optional<FuserDType> dtype =
+      mlir::fuser::getRuntimeDType(tensor.getElementType());
+  if (!dtype)
     return std::nullopt;
+  TensorInfo info;
+  info.dtype = mlir::fuser::getRuntimeDTypeName(*dtype);
   info.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
   if (mlir::fuser::ShardingAttr sharding = mlir::fuser::getSharding(tensor)) {
     info.meshShape.assign(sharding.getMesh().getShape().begin(),
@@ -263,8 +254,9 @@ int main(int argc, char **argv) {
       for (Type type : types) {
         std::optional<TensorInfo> info = describe(type);
         if (!info) {
-          function.emitError("fuser-compile handles static tensors of f32, "
-                             "f16, bf16, f64, i64 and i32, got ")
+          function.emitError("fuser-compile handles static tensors of the "
+                             "runtime's element types (f32, f16, bf16, f64, "
+                             "i64, i32, i8, i1), got ")
               << type;
           return 1;
         }

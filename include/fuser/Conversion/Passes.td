@@ -93,24 +93,23 @@ def LowerKernelsToLinalg : Pass<"fuser-lower-kernels-to-linalg", "ModuleOp"> {
 def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
   let summary = "Turn host programs into LLVM functions calling the runtime";
   let description = [{
-    Contract. Reads: host programs whose kernel module is already in the
-    LLVM dialect (fuser-kernels-to-llvm). Writes: an
-    LLVM-dialect module for CPU ranks: every hostir op is a call of the
-    runtime's C ABI (include/fuser/Runtime/Runtime.h), each memref passed as
-    a FuserBuffer built from its descriptor, failures checked with
-    fuser_check/fuser_checked (which abort every rank with the runtime's
-    message); alias_select is a subview; launches call the kernel functions,
-    moved next to the host programs; host programs get a C entry point
+    Contract. Reads: host programs without chunk views, loops or affine
+    maps (hostir-expand-alias-selects, convert-scf-to-cf,
+    expand-strided-metadata, lower-affine: `buildHostToLLVMPipeline`), whose
+    kernel module is already in the LLVM dialect (fuser-kernels-to-llvm).
+    Writes: an LLVM-dialect module for CPU ranks: every hostir op is a call
+    of the runtime's C ABI (include/fuser/Runtime/Runtime.h), each memref
+    passed as a FuserBuffer built from its descriptor, element types,
+    reduction kinds and memory kinds as the runtime's enums, failures
+    checked with fuser_check/fuser_checked (which abort every rank with the
+    runtime's message); launches call the kernel functions, moved next to
+    the host programs; host programs get a C entry point
     (`_mlir_ciface_<name>`) taking memref descriptors, and check on entry
     that every memref argument has the shape they were compiled for.
 
     CUDA IPC ops are reported: they need the CUDA runtime backend.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::affine::AffineDialect",
-                           "::mlir::cf::ControlFlowDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // FUSER_CONVERSION_PASSES_TD

@@ -47,6 +47,11 @@ void buildFuserToHostIRPipeline(mlir::OpPassManager &pm,
 /// bufferization, loops, and the LLVM dialect (libm for erf and tanh).
 void buildKernelsToLLVMPipeline(mlir::OpPassManager &pm);
 
+/// Host programs to the LLVM dialect (hostir-expand-alias-selects,
+/// upstream's scf, strided-metadata and affine lowerings on each program,
+/// then fuser-lower-host-to-llvm); their kernel module must already be.
+void buildHostToLLVMPipeline(mlir::OpPassManager &pm);
+
 /// Host programs and their kernel module to the LLVM dialect for CPU
 /// ranks: the kernels as above, the host programs as runtime calls.
 void buildCPUToLLVMPipeline(mlir::OpPassManager &pm);

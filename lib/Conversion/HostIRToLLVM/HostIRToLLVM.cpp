@@ -1,6 +1,6 @@
 //===- HostIRToLLVM.cpp - host programs as calls into the runtime --------===//
 //
-// Lowers host programs (hostir, memref, scf, arith, func) to the LLVM
+// Lowers host programs (hostir, memref, cf, arith, func) to the LLVM
 // dialect for CPU ranks: every hostir op becomes a call of the runtime's C
 // ABI (include/fuser/Runtime/Runtime.h), each memref passed as a
 // FuserBuffer built from its descriptor; kernel launches call the kernel
@@ -8,11 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
+#include "fuser/Conversion/HostIRToLLVM/RuntimeABI.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/KernelModule.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
 
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
@@ -20,13 +21,8 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -39,27 +35,6 @@ using namespace mlir;
 using namespace mlir::hostir;
 
 namespace {
-/// The runtime's FuserDType code of an element type.
-std::optional<int32_t> getDTypeCode(Type type) {
-  if (type.isF32())
-    return 0;
-  if (type.isF16())
-    return 1;
-  if (type.isBF16())
-    return 2;
-  if (type.isF64())
-    return 3;
-  if (type.isInteger(64) || type.isIndex())
-    return 4;
-  if (type.isInteger(32))
-    return 5;
-  if (type.isInteger(8))
-    return 6;
-  if (type.isInteger(1))
-    return 7;
-  return std::nullopt;
-}
-
 /// The address of a constant global array of `values` in `module`.
 Value getInt64Array(OpBuilder &builder, ModuleOp module, Location loc,
                     ArrayRef<int64_t> values) {
@@ -140,36 +115,41 @@ protected:
 
   /// A FuserBuffer for the memref `original` whose descriptor is
   /// `descriptor`: {allocated, aligned, offset, rank, sizes, strides,
-  /// dtype}, the sizes and strides read from a copy of the descriptor.
+  /// dtype}. Its sizes and strides point into a copy of the descriptor in
+  /// memory, read the way an unranked memref reads the ranked descriptor
+  /// it points to.
   Value buffer(ConversionPatternRewriter &rewriter, Operation *op,
                Value original, Value descriptor) const {
     Location loc = op->getLoc();
     auto type = cast<MemRefType>(original.getType());
-    Type descriptorType = descriptor.getType();
-    Value copy = entrySlot(rewriter, op, descriptorType);
-    LLVM::StoreOp::create(rewriter, loc, descriptor, copy);
     MemRefDescriptor memref(descriptor);
+    Value rank = constant(rewriter, loc, i64(), type.getRank());
     Value sizes, strides;
     if (type.getRank() == 0) {
       sizes = strides = LLVM::ZeroOp::create(rewriter, loc, pointer());
     } else {
-      sizes = LLVM::GEPOp::create(rewriter, loc, pointer(), descriptorType,
-                                  copy, ArrayRef<LLVM::GEPArg>{0, 3, 0});
-      strides = LLVM::GEPOp::create(rewriter, loc, pointer(), descriptorType,
-                                    copy, ArrayRef<LLVM::GEPArg>{0, 4, 0});
+      Value copy = entrySlot(rewriter, op, descriptor.getType());
+      LLVM::StoreOp::create(rewriter, loc, descriptor, copy);
+      const LLVMTypeConverter &converter = *this->getTypeConverter();
+      sizes = UnrankedMemRefDescriptor::sizeBasePtr(
+          rewriter, loc, converter, copy, memref.getElementPtrType());
+      strides = UnrankedMemRefDescriptor::strideBasePtr(rewriter, loc,
+                                                        converter, sizes, rank);
     }
     auto bufferType = LLVM::LLVMStructType::getLiteral(
         this->getContext(),
         {pointer(), pointer(), i64(), i64(), pointer(), pointer(), i32()});
     Value result = LLVM::PoisonOp::create(rewriter, loc, bufferType);
+    std::optional<FuserDType> dtype =
+        mlir::fuser::getRuntimeDType(type.getElementType());
+    assert(dtype && "hostir buffers hold the runtime's element types");
     Value fields[] = {memref.allocatedPtr(rewriter, loc),
                       memref.alignedPtr(rewriter, loc),
                       memref.offset(rewriter, loc),
-                      constant(rewriter, loc, i64(), type.getRank()),
+                      rank,
                       sizes,
                       strides,
-                      constant(rewriter, loc, i32(),
-                               *getDTypeCode(type.getElementType()))};
+                      constant(rewriter, loc, i32(), *dtype)};
     for (auto [index, field] : llvm::enumerate(fields))
       result = LLVM::InsertValueOp::create(rewriter, loc, result, field,
                                            static_cast<int64_t>(index));
@@ -264,9 +244,12 @@ struct AllocateLowering : RuntimeCallPattern<AllocateOp> {
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     Location loc = op.getLoc();
-    Value memory = call(rewriter, op, "fuser_allocate", pointer(),
-                        {bytesOf(rewriter, loc, type),
-                         constant(rewriter, loc, i32(), op.getZeroed())});
+    Value memory = call(
+        rewriter, op, "fuser_allocate", pointer(),
+        {bytesOf(rewriter, loc, type),
+         constant(rewriter, loc, i32(),
+                  mlir::fuser::getRuntimeMemory(op.getMemory())),
+         constant(rewriter, loc, i32(), op.getZeroed())});
     memory = call(rewriter, op, "fuser_checked", pointer(), memory);
     rewriter.replaceOp(op, descriptorOver(rewriter, loc, type, memory));
     return success();
@@ -291,11 +274,20 @@ struct GetCachedBufferLowering : RuntimeCallPattern<GetCachedBufferOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<MemRefType>(op.getResult().getType());
+    // The declaration's own pattern erases it, but the conversion defers
+    // erasures to its end: it is still there to tell the memory kind.
+    auto cached = SymbolTable::lookupNearestSymbolFrom<CachedBufferOp>(
+        op, op.getBufferAttr());
+    if (!cached)
+      return rewriter.notifyMatchFailure(op, "no hostir.cached_buffer");
     StringRef name = op.getBuffer();
     Value text = getGlobalString(rewriter, op->getParentOfType<ModuleOp>(),
                                  loc, ("__fuser_name_" + name).str(), name);
-    Value memory = call(rewriter, op, "fuser_cached_buffer", pointer(),
-                        {text, bytesOf(rewriter, loc, type)});
+    Value memory = call(
+        rewriter, op, "fuser_cached_buffer", pointer(),
+        {text, bytesOf(rewriter, loc, type),
+         constant(rewriter, loc, i32(),
+                  mlir::fuser::getRuntimeMemory(cached.getMemory()))});
     memory = call(rewriter, op, "fuser_checked", pointer(), memory);
     rewriter.replaceOp(op, descriptorOver(rewriter, loc, type, memory));
     return success();
@@ -328,8 +320,9 @@ struct CollectiveLowering : RuntimeCallPattern<Op> {
     if constexpr (std::is_same_v<Op, AllreduceOp> ||
                   std::is_same_v<Op, ReduceScatterOp> ||
                   std::is_same_v<Op, ReduceOp>)
-      arguments.push_back(this->constant(
-          rewriter, loc, this->i32(), static_cast<int64_t>(op.getKind())));
+      arguments.push_back(
+          this->constant(rewriter, loc, this->i32(),
+                         mlir::fuser::getRuntimeReduction(op.getKind())));
     if constexpr (std::is_same_v<Op, ReduceOp> ||
                   std::is_same_v<Op, BroadcastOp> ||
                   std::is_same_v<Op, GatherOp> || std::is_same_v<Op, ScatterOp>)
@@ -494,32 +487,6 @@ struct LaunchLowering : RuntimeCallPattern<LaunchOp> {
   }
 };
 
-/// alias_select is a subview of one chunk along a dim.
-void rewriteAliasSelects(ModuleOp module) {
-  module.walk([](AliasSelectOp select) {
-    OpBuilder builder(select);
-    Location loc = select.getLoc();
-    MemRefType type = select.getBuffer().getType();
-    int64_t rank = type.getRank(), dim = select.getDim();
-    int64_t chunk = type.getDimSize(dim) / select.getChunks();
-    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
-    offsets[dim] = arith::MulIOp::create(
-                       builder, loc, select.getIndex(),
-                       arith::ConstantIndexOp::create(builder, loc, chunk))
-                       .getResult();
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(builder.getContext(), type.getShape());
-    sizes[dim] = builder.getIndexAttr(chunk);
-    SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
-    Value view = memref::SubViewOp::create(builder, loc, select.getBuffer(),
-                                           offsets, sizes, strides);
-    if (view.getType() != select.getType())
-      view = memref::CastOp::create(builder, loc, select.getType(), view);
-    select.replaceAllUsesWith(view);
-    select.erase();
-  });
-}
-
 /// Moves the kernel functions (already LLVM) next to the host programs.
 LogicalResult flattenKernels(ModuleOp module) {
   ModuleOp kernels = mlir::fuser::lookupKernelModule(module);
@@ -548,20 +515,11 @@ LogicalResult flattenKernels(ModuleOp module) {
   return success();
 }
 
-/// What the entry check needs of one argument of a host program: how many
-/// LLVM arguments it expands to and, for a memref of static shape, that
-/// shape.
-struct ArgumentShape {
-  unsigned fields = 1;
-  std::optional<SmallVector<int64_t>> shape;
-};
-using ArgumentShapes = SmallVector<ArgumentShape>;
-
 /// On entry to the host program `function` (in the LLVM dialect, each
-/// memref expanded into its descriptor's fields), a check of every memref
-/// argument's sizes against the shape the program was compiled for.
-void checkArgumentShapes(LLVM::LLVMFuncOp function,
-                         const ArgumentShapes &shapes) {
+/// memref argument expanded into its descriptor's fields), a check of every
+/// memref argument of static shape against `argumentTypes`, the shapes it
+/// was compiled for.
+void checkArgumentShapes(LLVM::LLVMFuncOp function, TypeRange argumentTypes) {
   OpBuilder builder(function.getContext());
   Block &entry = function.getBody().front();
   builder.setInsertionPointToStart(&entry);
@@ -569,45 +527,47 @@ void checkArgumentShapes(LLVM::LLVMFuncOp function,
   auto module = function->getParentOfType<ModuleOp>();
   Type i64 = builder.getI64Type(), i32 = builder.getI32Type(),
        pointer = LLVM::LLVMPointerType::get(builder.getContext());
+  auto fail =
+      LLVM::lookupOrCreateFn(builder, module, "fuser_check", {i32},
+                             LLVM::LLVMVoidType::get(builder.getContext()));
   Value name = getGlobalString(builder, module, loc,
                                ("__fuser_program_" + function.getName()).str(),
                                function.getName());
   auto check = LLVM::lookupOrCreateFn(builder, module,
                                       "fuser_check_argument_shape",
                                       {pointer, i64, i64, pointer, pointer}, i32);
-  auto fail = LLVM::lookupOrCreateFn(builder, module, "fuser_check", {i32},
-                                     LLVM::LLVMVoidType::get(builder.getContext()));
-  unsigned field = 0;
-  for (auto [argument, expected] : llvm::enumerate(shapes)) {
-    unsigned sizes = field + 3;
-    field += expected.fields;
-    if (!expected.shape || expected.shape->empty())
+  auto constant = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(builder, loc, i64,
+                                    builder.getI64IntegerAttr(value));
+  };
+  ValueRange fields = entry.getArguments();
+  for (auto [argument, type] : llvm::enumerate(argumentTypes)) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref) {
+      fields = fields.drop_front();
       continue;
-    ArrayRef<int64_t> shape = *expected.shape;
-    int64_t rank = shape.size();
+    }
+    unsigned count = MemRefDescriptor::getNumUnpackedValues(memref);
+    MemRefDescriptorView descriptor(fields.take_front(count));
+    fields = fields.drop_front(count);
+    if (!memref.hasStaticShape() || memref.getRank() == 0)
+      continue;
+    int64_t rank = memref.getRank();
     auto arrayType = LLVM::LLVMArrayType::get(i64, rank);
-    Value one = LLVM::ConstantOp::create(builder, loc, i64,
-                                         builder.getI64IntegerAttr(1));
-    Value actual = LLVM::AllocaOp::create(builder, loc, pointer, arrayType, one);
+    Value actual =
+        LLVM::AllocaOp::create(builder, loc, pointer, arrayType, constant(1));
     for (int64_t dim = 0; dim < rank; ++dim) {
       Value slot = LLVM::GEPOp::create(
           builder, loc, pointer, arrayType, actual,
           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(dim)});
-      LLVM::StoreOp::create(builder, loc, entry.getArgument(sizes + dim), slot);
+      LLVM::StoreOp::create(builder, loc, descriptor.size(dim), slot);
     }
-    Value status = LLVM::CallOp::create(
-                       builder, loc, *check,
-                       ValueRange{name,
-                                  LLVM::ConstantOp::create(
-                                      builder, loc, i64,
-                                      builder.getI64IntegerAttr(argument)),
-                                  LLVM::ConstantOp::create(
-                                      builder, loc, i64,
-                                      builder.getI64IntegerAttr(rank)),
-                                  actual,
-                                  getInt64Array(builder, module, loc,
-                                                shape)})
-                       .getResult();
+    Value status =
+        LLVM::CallOp::create(
+            builder, loc, *check,
+            ValueRange{name, constant(argument), constant(rank), actual,
+                       getInt64Array(builder, module, loc, memref.getShape())})
+            .getResult();
     LLVM::CallOp::create(builder, loc, *fail, status);
   }
 }
@@ -637,65 +597,20 @@ struct LowerHostToLLVMPass
       }
     if (ipc.wasInterrupted() || failed(flattenKernels(module)))
       return signalPassFailure();
-    rewriteAliasSelects(module);
-    // Views become pointer arithmetic and loops branches before the
-    // conversion proper.
-    OpPassManager prepare(ModuleOp::getOperationName());
-    prepare.addPass(createSCFToControlFlowPass());
-    prepare.addPass(memref::createExpandStridedMetadataPass());
-    prepare.addPass(createLowerAffinePass());
-    if (failed(runPipeline(prepare, module)))
-      return signalPassFailure();
     // Host programs get a C entry point taking memref descriptors, and
     // check the shapes they are given.
-    llvm::StringMap<ArgumentShapes> programs;
+    llvm::StringMap<FunctionType> programs;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal())
         continue;
       function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                         UnitAttr::get(&getContext()));
-      ArgumentShapes &shapes = programs[function.getName()];
-      for (Type type : function.getArgumentTypes()) {
-        ArgumentShape &argument = shapes.emplace_back();
-        auto memref = dyn_cast<MemRefType>(type);
-        if (!memref)
-          continue;
-        argument.fields = 3 + 2 * memref.getRank();
-        if (memref.hasStaticShape())
-          argument.shape = llvm::to_vector(memref.getShape());
-      }
+      programs[function.getName()] = function.getFunctionType();
     }
 
     LLVMTypeConverter converter(&getContext());
-    converter.addConversion([&](Type type) -> std::optional<Type> {
-      if (isa<TeamType, WorkType, StreamType>(type))
-        return LLVM::LLVMPointerType::get(type.getContext());
-      return std::nullopt;
-    });
     RewritePatternSet patterns(&getContext());
-    patterns.add<RankLowering, TeamLowering, TeamIndexLowering, InMeshLowering,
-                 AllocateLowering, DeallocateLowering, GetCachedBufferLowering,
-                 CachedBufferLowering, PointToPointLowering<SendOp>,
-                 PointToPointLowering<RecvOp>, CoalesceLowering, WaitLowering,
-                 MatmulLowering, LinearLowering, CopyLowering, LaunchLowering>(
-        converter);
-    patterns.add<CollectiveLowering<AllgatherOp>>(converter, "fuser_allgather");
-    patterns.add<CollectiveLowering<AllreduceOp>>(converter, "fuser_allreduce");
-    patterns.add<CollectiveLowering<ReduceScatterOp>>(converter,
-                                                      "fuser_reduce_scatter");
-    patterns.add<CollectiveLowering<ReduceOp>>(converter, "fuser_reduce");
-    patterns.add<CollectiveLowering<BroadcastOp>>(converter, "fuser_broadcast");
-    patterns.add<CollectiveLowering<GatherOp>>(converter, "fuser_gather");
-    patterns.add<CollectiveLowering<ScatterOp>>(converter, "fuser_scatter");
-    patterns.add<CollectiveLowering<AllToAllOp>>(converter, "fuser_all_to_all");
-    patterns.add<StreamLowering<GetCurrentStreamOp>>(converter,
-                                                     "fuser_get_current_stream");
-    patterns.add<StreamLowering<SetCurrentStreamOp>>(converter,
-                                                     "fuser_set_current_stream");
-    patterns.add<StreamLowering<StreamFromPoolOp>>(converter,
-                                                   "fuser_stream_from_pool");
-    patterns.add<StreamLowering<SynchronizeStreamOp>>(
-        converter, "fuser_synchronize_stream");
+    mlir::fuser::populateHostIRToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
@@ -704,8 +619,47 @@ struct LowerHostToLLVMPass
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    for (auto &[name, shapes] : programs)
-      checkArgumentShapes(module.lookupSymbol<LLVM::LLVMFuncOp>(name), shapes);
+    for (auto &[name, type] : programs)
+      checkArgumentShapes(module.lookupSymbol<LLVM::LLVMFuncOp>(name),
+                          type.getInputs());
   }
 };
 } // namespace
+
+void mlir::fuser::populateHostIRToLLVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  converter.addConversion([](Type type) -> std::optional<Type> {
+    if (isa<TeamType, WorkType, StreamType>(type))
+      return LLVM::LLVMPointerType::get(type.getContext());
+    return std::nullopt;
+  });
+  patterns
+      .add<RankLowering, TeamLowering, TeamIndexLowering, InMeshLowering,
+           AllocateLowering, DeallocateLowering, GetCachedBufferLowering,
+           CachedBufferLowering, PointToPointLowering<hostir::SendOp>,
+           PointToPointLowering<hostir::RecvOp>, CoalesceLowering,
+           WaitLowering, MatmulLowering, LinearLowering, CopyLowering,
+           LaunchLowering>(converter);
+  patterns.add<CollectiveLowering<hostir::AllgatherOp>>(converter,
+                                                        "fuser_allgather");
+  patterns.add<CollectiveLowering<hostir::AllreduceOp>>(converter,
+                                                        "fuser_allreduce");
+  patterns.add<CollectiveLowering<hostir::ReduceScatterOp>>(
+      converter, "fuser_reduce_scatter");
+  patterns.add<CollectiveLowering<hostir::ReduceOp>>(converter, "fuser_reduce");
+  patterns.add<CollectiveLowering<hostir::BroadcastOp>>(converter,
+                                                        "fuser_broadcast");
+  patterns.add<CollectiveLowering<hostir::GatherOp>>(converter, "fuser_gather");
+  patterns.add<CollectiveLowering<hostir::ScatterOp>>(converter,
+                                                      "fuser_scatter");
+  patterns.add<CollectiveLowering<hostir::AllToAllOp>>(converter,
+                                                       "fuser_all_to_all");
+  patterns.add<StreamLowering<hostir::GetCurrentStreamOp>>(
+      converter, "fuser_get_current_stream");
+  patterns.add<StreamLowering<hostir::SetCurrentStreamOp>>(
+      converter, "fuser_set_current_stream");
+  patterns.add<StreamLowering<hostir::StreamFromPoolOp>>(
+      converter, "fuser_stream_from_pool");
+  patterns.add<StreamLowering<hostir::SynchronizeStreamOp>>(
+      converter, "fuser_synchronize_stream");
+}

@@ -246,6 +246,15 @@ func.func @f() {
 
 // -----
 
+// The runtime has no code for i16 buffers.
+func.func @f() {
+  // expected-error @+1 {{'hostir.allocate' op result #0 must be memref of an element type the runtime holds (f32, f16, bf16, f64, i64, i32, i8 or i1), but got 'memref<4xi16>'}}
+  %a = hostir.allocate device : memref<4xi16>
+  return
+}
+
+// -----
+
 func.func @f(%b: memref<8x4xf32>, %i: index) {
   // expected-error @+1 {{'hostir.alias_select' op view element type 'f16' differs from the buffer's 'f32'}}
   %v = hostir.alias_select %b[%i] dim = 0 chunks = 2 : memref<8x4xf32> -> memref<4x4xf16>

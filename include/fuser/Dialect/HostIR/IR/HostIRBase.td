@@ -55,6 +55,15 @@ def HostIR_MemoryKindAttr : I32EnumAttr<"MemoryKind", "where a buffer lives", [
   }];
 }
 
+// Buffers hold the element types the runtime has a code for (FuserDType in
+// include/fuser/Runtime/Runtime.h, which RuntimeABI.h maps them to), so a
+// program with another element type fails to verify instead of reaching
+// the runtime with a meaningless type code.
+def HostIR_Buffer : MemRefOf<[F32, F16, BF16, F64, I64, I32, I8, I1]> {
+  let summary = "memref of an element type the runtime holds (f32, f16, "
+                "bf16, f64, i64, i32, i8 or i1)";
+}
+
 class HostIR_Type<string name, string typeMnemonic, list<Trait> traits = []>
     : TypeDef<HostIR_Dialect, name, traits> {
   let mnemonic = typeMnemonic;

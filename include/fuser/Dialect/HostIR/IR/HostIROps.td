@@ -127,9 +127,9 @@ def HostIR_MatmulOp : HostIR_Op<"matmul"> {
     `out = lhs x rhs` with fuser.matmul's shape rules, through cuBLASLt on
     GPUs and the runtime's fallback on CPUs, on the current stream.
   }];
-  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$lhs,
-                       Arg<AnyMemRef, "", [MemRead]>:$rhs,
-                       Arg<AnyMemRef, "", [MemWrite]>:$out);
+  let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$lhs,
+                       Arg<HostIR_Buffer, "", [MemRead]>:$rhs,
+                       Arg<HostIR_Buffer, "", [MemWrite]>:$out);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` $out attr-dict `:` type($lhs) `,` type($rhs) `,` type($out)
   }];
@@ -138,10 +138,10 @@ def HostIR_MatmulOp : HostIR_Op<"matmul"> {
 
 def HostIR_LinearOp : HostIR_Op<"linear"> {
   let summary = "library linear (x W^T + b) into a preallocated output";
-  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$input,
-                       Arg<AnyMemRef, "", [MemRead]>:$weight,
-                       Arg<Optional<AnyMemRef>, "", [MemRead]>:$bias,
-                       Arg<AnyMemRef, "", [MemWrite]>:$out);
+  let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$input,
+                       Arg<HostIR_Buffer, "", [MemRead]>:$weight,
+                       Arg<Optional<HostIR_Buffer>, "", [MemRead]>:$bias,
+                       Arg<HostIR_Buffer, "", [MemWrite]>:$out);
   let assemblyFormat = [{
     $input `,` $weight (`bias` $bias^ `:` type($bias))? `,` $out attr-dict
     `:` type($input) `,` type($weight) `,` type($out)
@@ -165,8 +165,8 @@ class HostIR_CollectiveOp<string mnemonic, string opSummary,
                           dag extraArguments = (ins), string extraFormat = "">
     : HostIR_Op<mnemonic, [HostIR_PostsCommunication]> {
   let summary = opSummary;
-  let arguments = !con((ins Arg<AnyMemRef, "", [MemRead]>:$input,
-                            Arg<AnyMemRef, "", [MemWrite]>:$output,
+  let arguments = !con((ins Arg<HostIR_Buffer, "", [MemRead]>:$input,
+                            Arg<HostIR_Buffer, "", [MemWrite]>:$output,
                             HostIR_TeamType:$team,
                             HostIR_BackendAttr:$backend), extraArguments);
   let results = (outs HostIR_WorkType:$work);
@@ -203,8 +203,9 @@ class HostIR_P2POp<string mnemonic, string opSummary, string direction,
                    list<MemoryEffect> bufferEffects>
     : HostIR_Op<mnemonic, [HostIR_PostsCommunication]> {
   let summary = opSummary;
-  let arguments = (ins Arg<AnyMemRef, "", bufferEffects>:$buffer, Index:$peer,
-                       HostIR_TeamType:$team, HostIR_BackendAttr:$backend);
+  let arguments = (ins Arg<HostIR_Buffer, "", bufferEffects>:$buffer,
+                       Index:$peer, HostIR_TeamType:$team,
+                       HostIR_BackendAttr:$backend);
   let results = (outs HostIR_WorkType:$work);
   let assemblyFormat = "$buffer `" # direction # "` $peer `on` $team "
       "`backend` `=` $backend attr-dict `:` type($buffer) `,` qualified(type($team))";
@@ -257,7 +258,7 @@ def HostIR_IpcShareOp : HostIR_Op<"ipc_share", [
     every peer's. Done once per buffer; the allocation cache keeps the
     result alive across executions so peers never see a stale handle.
   }];
-  let arguments = (ins AnyMemRef:$buffer, HostIR_TeamType:$team);
+  let arguments = (ins HostIR_Buffer:$buffer, HostIR_TeamType:$team);
   let results = (outs HostIR_IpcHandlesType:$handles);
   let assemblyFormat = "$buffer `on` $team attr-dict `:` type($buffer) `,` qualified(type($team))";
 }
@@ -267,7 +268,7 @@ def HostIR_IpcPeerBufferOp : HostIR_Op<"ipc_peer_buffer", [Pure,
                    "::llvm::cast<::mlir::hostir::IpcHandlesType>($_self).getBuffer()">]> {
   let summary = "view of the team member `peer`'s shared buffer";
   let arguments = (ins HostIR_IpcHandlesType:$handles, Index:$peer);
-  let results = (outs AnyMemRef:$view);
+  let results = (outs HostIR_Buffer:$view);
   let assemblyFormat = "$handles `[` $peer `]` attr-dict `:` qualified(type($handles))";
 }
 
@@ -299,8 +300,8 @@ def HostIR_CopyOp : HostIR_Op<"copy"> {
     Copies between any two buffers the rank can address, including a peer's
     buffer opened through IPC; issued on the current stream.
   }];
-  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
-                       Arg<AnyMemRef, "", [MemWrite]>:$target);
+  let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$source,
+                       Arg<HostIR_Buffer, "", [MemWrite]>:$target);
   let assemblyFormat = [{
     $source `,` $target attr-dict `:` type($source) `,` type($target)
   }];
@@ -315,7 +316,7 @@ def HostIR_AllocateOp : HostIR_Op<"allocate"> {
   let summary = "allocate a buffer of a memory kind";
   let arguments = (ins Variadic<Index>:$dynamicSizes,
                        HostIR_MemoryKindAttr:$memory, UnitAttr:$zeroed);
-  let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$buffer);
+  let results = (outs Res<HostIR_Buffer, "", [MemAlloc]>:$buffer);
   let assemblyFormat = [{
     (`(` $dynamicSizes^ `)`)? $memory (`zeroed` $zeroed^)? attr-dict `:` type($buffer)
   }];
@@ -329,7 +330,8 @@ def HostIR_CachedBufferOp : HostIR_Op<"cached_buffer", [Symbol]> {
     keeps it, so every execution of a program sees the same buffer (and, for
     IPC-shared buffers, peers keep valid handles to it).
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttrOf<AnyMemRef>:$type,
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<HostIR_Buffer>:$type,
                        HostIR_MemoryKindAttr:$memory);
   let assemblyFormat = "$sym_name $memory attr-dict `:` $type";
 }
@@ -338,13 +340,13 @@ def HostIR_GetCachedBufferOp : HostIR_Op<"get_cached_buffer",
     [Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the buffer of a hostir.cached_buffer";
   let arguments = (ins FlatSymbolRefAttr:$buffer);
-  let results = (outs AnyMemRef:$result);
+  let results = (outs HostIR_Buffer:$result);
   let assemblyFormat = "$buffer attr-dict `:` type($result)";
 }
 
 def HostIR_DeallocateOp : HostIR_Op<"deallocate"> {
   let summary = "release a buffer";
-  let arguments = (ins Arg<AnyMemRef, "", [MemFree]>:$buffer);
+  let arguments = (ins Arg<HostIR_Buffer, "", [MemFree]>:$buffer);
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
 }
 
@@ -356,9 +358,9 @@ def HostIR_AliasSelectOp : HostIR_Op<"alias_select", [
     chunk `index` (no copy). The result type states the chunk's shape and
     strided layout.
   }];
-  let arguments = (ins AnyMemRef:$buffer, Index:$index, I64Attr:$dim,
+  let arguments = (ins HostIR_Buffer:$buffer, Index:$index, I64Attr:$dim,
                        I64Attr:$chunks);
-  let results = (outs AnyMemRef:$view);
+  let results = (outs HostIR_Buffer:$view);
   let assemblyFormat = [{
     $buffer `[` $index `]` `dim` `=` $dim `chunks` `=` $chunks attr-dict
     `:` type($buffer) `->` type($view)

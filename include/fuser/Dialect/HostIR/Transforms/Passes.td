@@ -49,6 +49,20 @@ def CacheAllocations : Pass<"hostir-cache-allocations", "ModuleOp"> {
   }];
 }
 
+def ExpandAliasSelects : Pass<"hostir-expand-alias-selects", "func::FuncOp"> {
+  let summary = "Turn alias_select views into memref subviews";
+  let description = [{
+    Contract. Reads: a host program. Writes: every `hostir.alias_select` as
+    the `memref.subview` of its chunk (offset: the chunk index times the
+    chunk's size along the dim), cast to the op's result type where the
+    subview's inferred layout is more precise, so that upstream's memref
+    lowering (expand-strided-metadata, finalize-memref-to-llvm) computes
+    the view's descriptor. The first step of lowering host programs to LLVM.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def VerifyHostProgram : Pass<"hostir-verify-program", "func::FuncOp"> {
   let summary = "Check the `hostir` stage contract";
   let description = [{

@@ -1,0 +1,28 @@
+//===- RuntimeABI.h - compiler values as the runtime's C enums --*- C++ -*-===//
+//
+// The one place where the compiler translates its types and attributes into
+// the enums of the runtime's C ABI (include/fuser/Runtime/Runtime.h): the
+// host lowering passes them to runtime calls and fuser-compile writes them
+// into program metadata, so both always agree with the runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_CONVERSION_HOSTIRTOLLVM_RUNTIMEABI_H
+#define FUSER_CONVERSION_HOSTIRTOLLVM_RUNTIMEABI_H
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+#include "fuser/Runtime/Runtime.h"
+
+namespace mlir::fuser {
+
+/// The runtime's code for buffers of `elementType`, none for an element
+/// type the runtime does not hold (hostir buffers only have the others).
+std::optional<FuserDType> getRuntimeDType(Type elementType);
+/// The name of an element type in program metadata ("f32", "bf16", ...).
+StringRef getRuntimeDTypeName(FuserDType dtype);
+FuserReduction getRuntimeReduction(ReductionKind kind);
+FuserMemory getRuntimeMemory(hostir::MemoryKind kind);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_CONVERSION_HOSTIRTOLLVM_RUNTIMEABI_H
