@@ -78,8 +78,7 @@ private:
   LogicalResult lowerReduceScatterRing(LinearOp linear,
                                        ReduceScatterOp scatter,
                                        int64_t blockDim, int64_t streamDim,
-                                       int64_t chunks,
-                                       SymbolRefAttr reduction);
+                                       int64_t chunks);
   Ring createRing(Operation *communication, int64_t axis, int64_t blockDim,
                   int64_t streamDim, int64_t chunks, Value shared);
   /// The team member `distance` places on from the rank (or back).
@@ -109,14 +108,17 @@ private:
   LogicalResult lowerSendRecv(SendRecvOp transfer);
 
   Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
-  /// A fresh device buffer for the local piece of `tensor`.
-  Value allocate(Location loc, Value tensor) {
-    return allocate(loc,
-                    getLocalBufferType(cast<RankedTensorType>(tensor.getType())));
+  /// A fresh buffer (device memory unless told otherwise) for the local
+  /// piece of `tensor`.
+  Value allocate(Location loc, Value tensor,
+                 hostir::MemoryKind memory = hostir::MemoryKind::Device) {
+    return allocate(
+        loc, getLocalBufferType(cast<RankedTensorType>(tensor.getType())),
+        memory);
   }
-  Value allocate(Location loc, MemRefType type) {
-    return hostir::AllocateOp::create(builder, loc, type, ValueRange(),
-                                      hostir::MemoryKind::Device,
+  Value allocate(Location loc, MemRefType type,
+                 hostir::MemoryKind memory = hostir::MemoryKind::Device) {
+    return hostir::AllocateOp::create(builder, loc, type, ValueRange(), memory,
                                       /*zeroed=*/false);
   }
   Value index(Location loc, int64_t value) {

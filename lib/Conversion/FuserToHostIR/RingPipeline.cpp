@@ -12,11 +12,7 @@
 
 #include "HostLowering.h"
 
-#include "fuser/Dialect/Fuser/IR/KernelModule.h"
-
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -133,57 +129,12 @@ void HostLowering::emitRingEpilogue(const Ring &ring) {
   }
 }
 
-/// A kernel of the kernel module reducing its first argument over `dim`
-/// (kept with size 1) into its second.
-static FailureOr<SymbolRefAttr> createReductionKernel(func::FuncOp function,
-                                                      Location loc,
-                                                      MemRefType input,
-                                                      MemRefType output,
-                                                      int64_t dim,
-                                                      ReductionKind kind) {
-  ModuleOp kernels =
-      getOrCreateKernelModule(function->getParentOfType<ModuleOp>());
-  OpBuilder builder(kernels.getContext());
-  builder.setInsertionPointToEnd(kernels.getBody());
-  auto kernel = func::FuncOp::create(
-      builder, loc, (function.getSymName() + "_ring_reduce").str(),
-      builder.getFunctionType({input, output}, {}));
-  SymbolTable(kernels).insert(kernel);
-  Block *body = kernel.addEntryBlock();
-  builder.setInsertionPointToStart(body);
-  auto inputTensor =
-      RankedTensorType::get(input.getShape(), input.getElementType());
-  auto outputTensor =
-      RankedTensorType::get(output.getShape(), output.getElementType());
-  Value partials = bufferization::ToTensorOp::create(
-      builder, loc, inputTensor, body->getArgument(0), /*restrict=*/true);
-  DenseI64ArrayAttr dims = builder.getDenseI64ArrayAttr({dim});
-  UnitAttr keepdim = builder.getUnitAttr();
-  Value reduced;
-  switch (kind) {
-  case ReductionKind::Sum:
-    reduced = SumOp::create(builder, loc, outputTensor, partials, dims, keepdim);
-    break;
-  case ReductionKind::Max:
-    reduced = MaxOp::create(builder, loc, outputTensor, partials, dims, keepdim);
-    break;
-  case ReductionKind::Min:
-    reduced = MinOp::create(builder, loc, outputTensor, partials, dims, keepdim);
-    break;
-  case ReductionKind::Avg:
-    reduced =
-        MeanOp::create(builder, loc, outputTensor, partials, dims, keepdim);
-    break;
-  case ReductionKind::Prod:
-    kernel.erase();
-    return failure();
-  }
-  bufferization::MaterializeInDestinationOp::create(
-      builder, loc, TypeRange(), reduced, body->getArgument(1),
-      /*restrict=*/true, /*writable=*/true);
-  func::ReturnOp::create(builder, loc);
-  return SymbolRefAttr::get(kernels.getSymNameAttr(),
-                            {FlatSymbolRefAttr::get(kernel.getSymNameAttr())});
+/// The memory of the buffer a ring shares with its team: CUDA IPC exports
+/// only memory of its own allocations (cudaMalloc), not the runtime's
+/// stream-ordered pool, so cuda_ipc rings share symmetric memory.
+static hostir::MemoryKind getSharedMemory(hostir::Backend backend) {
+  return backend == hostir::Backend::CudaIpc ? hostir::MemoryKind::Symmetric
+                                             : hostir::MemoryKind::Device;
 }
 
 /// Sets up the ring of `communication` (its team, the rank's index in it),
@@ -218,7 +169,8 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
                                                int64_t chunks) {
   Location loc = gather.getLoc();
   Value input = bufferOf(gather.getInput());
-  Value gathered = allocate(loc, gather.getResult());
+  Value gathered =
+      allocate(loc, gather.getResult(), getSharedMemory(backend));
   buffers.map(gather.getResult(), gathered);
   for (Operation *linear : linears)
     buffers.map(linear->getResult(0), allocate(loc, linear->getResult(0)));
@@ -268,15 +220,15 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
 /// GEMM+RS: step (i, j) computes chunk i of the partial result for the
 /// member j places on and sends it there, receiving chunk i of the partial
 /// result for this rank from the member j places back; step j = 0 keeps its
-/// own. After the join one kernel reduces the received partials.
+/// own. After the join the library reduces the received partials.
 LogicalResult HostLowering::lowerReduceScatterRing(LinearOp linear,
                                                    ReduceScatterOp scatter,
                                                    int64_t blockDim,
                                                    int64_t streamDim,
-                                                   int64_t chunks,
-                                                   SymbolRefAttr reduction) {
+                                                   int64_t chunks) {
   Location loc = scatter.getLoc();
-  Value partial = allocate(loc, linear.getResult());
+  Value partial =
+      allocate(loc, linear.getResult(), getSharedMemory(backend));
   buffers.map(linear.getResult(), partial);
   auto partialType = cast<MemRefType>(partial.getType());
   Value received = allocate(loc, MemRefType::get(partialType.getShape(),
@@ -317,8 +269,9 @@ LogicalResult HostLowering::lowerReduceScatterRing(LinearOp linear,
                        return ringView(ring, peer, ring.self, step.chunk);
                      });
   }
-  launch(loc, reduction, {received, result},
-         cast<MemRefType>(result.getType()).getNumElements());
+  hostir::ReduceBlocksOp::create(
+      builder, loc, received, result,
+      getSharding(linear.getResult()).getPartialKind());
   emitRingEpilogue(ring);
   return success();
 }
@@ -326,12 +279,19 @@ LogicalResult HostLowering::lowerReduceScatterRing(LinearOp linear,
 /// The ring form of `group` when it has one: an allgather whose result only
 /// linears read, or a linear whose partial result is reduce-scattered, in
 /// the exposed form (the team's blocks along a dim no mesh axis splits on
-/// the other side) with contiguous chunks of blocks, and a reduction a
-/// kernel can finish. False (no diagnostic) otherwise.
+/// the other side) with contiguous chunks of blocks, the partial blocks
+/// along the leading dim (the one reduce_blocks reduces), and for cuda_ipc
+/// a shared buffer symmetric memory can hold. False (no diagnostic)
+/// otherwise.
 FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
                                         int64_t chunks) {
   auto typeOf = [](Value value) {
     return getLocalBufferType(cast<RankedTensorType>(value.getType()));
+  };
+  // Symmetric buffers are shared whole, with the identity layout.
+  auto shareable = [&](MemRefType shared) {
+    return getSharedMemory(backend) != hostir::MemoryKind::Symmetric ||
+           shared.getLayout().isIdentity();
   };
   if (auto gather = dyn_cast<AllgatherOp>(group.front())) {
     ArrayRef<Operation *> linears = group.drop_front();
@@ -344,6 +304,7 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
         typeOf(gather.getInput()).getDimSize(*blockDim) != 1 ||
         !hasContiguousRingViews(typeOf(gather.getResult()), *blockDim, size,
                                 *streamDim, chunks) ||
+        !shareable(typeOf(gather.getResult())) ||
         !memref::isStaticShapeAndContiguousRowMajor(getChunkType(
             typeOf(gather.getInput()), *streamDim, chunks)))
       return false;
@@ -366,24 +327,20 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
     return false;
   std::optional<int64_t> blockDim = scatter.getBlockDim(true);
   std::optional<int64_t> streamDim = scatter.getChunkwiseStreamDim();
-  ShardingAttr partialSharding = getSharding(linear.getResult());
-  int64_t size = partialSharding.getMesh().getAxisSize(scatter.getAxis());
-  if (!blockDim || !streamDim ||
+  MemRefType partialType = typeOf(linear.getResult());
+  int64_t size = getSharding(linear.getResult())
+                     .getMesh()
+                     .getAxisSize(scatter.getAxis());
+  // The received partial blocks are reduced along the leading dim.
+  if (blockDim != 0 || !streamDim ||
       typeOf(scatter.getResult()).getDimSize(*blockDim) != 1 ||
       !getSharding(linear.getInput()).getDimAxes(*blockDim).empty() ||
-      !hasContiguousRingViews(typeOf(linear.getResult()), *blockDim, size,
-                              *streamDim, chunks))
-    return false;
-  MemRefType partialType = typeOf(linear.getResult());
-  FailureOr<SymbolRefAttr> reduction = createReductionKernel(
-      function, scatter.getLoc(),
-      MemRefType::get(partialType.getShape(), partialType.getElementType()),
-      typeOf(scatter.getResult()), *blockDim,
-      partialSharding.getPartialKind());
-  if (failed(reduction))
+      !hasContiguousRingViews(partialType, *blockDim, size, *streamDim,
+                              chunks) ||
+      !shareable(partialType))
     return false;
   if (failed(lowerReduceScatterRing(linear, scatter, *blockDim, *streamDim,
-                                    chunks, *reduction)))
+                                    chunks)))
     return failure();
   return true;
 }

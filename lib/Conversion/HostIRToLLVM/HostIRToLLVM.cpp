@@ -429,6 +429,20 @@ struct LinearLowering : RuntimeCallPattern<LinearOp> {
   }
 };
 
+struct ReduceBlocksLowering : RuntimeCallPattern<ReduceBlocksOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(ReduceBlocksOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    callChecked(rewriter, op, "fuser_reduce_blocks",
+                {buffer(rewriter, op, op.getInput(), adaptor.getInput()),
+                 buffer(rewriter, op, op.getOut(), adaptor.getOut()),
+                 constant(rewriter, op.getLoc(), i32(),
+                          mlir::fuser::getRuntimeReduction(op.getKind()))});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct CopyLowering : RuntimeCallPattern<CopyOp> {
   using RuntimeCallPattern::RuntimeCallPattern;
   LogicalResult matchAndRewrite(CopyOp op, OpAdaptor adaptor,
@@ -638,8 +652,8 @@ void mlir::fuser::populateHostIRToLLVMConversionPatterns(
            AllocateLowering, DeallocateLowering, GetCachedBufferLowering,
            CachedBufferLowering, PointToPointLowering<hostir::SendOp>,
            PointToPointLowering<hostir::RecvOp>, CoalesceLowering,
-           WaitLowering, MatmulLowering, LinearLowering, CopyLowering,
-           LaunchLowering>(converter);
+           WaitLowering, MatmulLowering, LinearLowering,
+           ReduceBlocksLowering, CopyLowering, LaunchLowering>(converter);
   patterns.add<CollectiveLowering<hostir::AllgatherOp>>(converter,
                                                         "fuser_allgather");
   patterns.add<CollectiveLowering<hostir::AllreduceOp>>(converter,

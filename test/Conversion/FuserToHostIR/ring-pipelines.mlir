@@ -10,7 +10,10 @@
 // CHECK-LABEL: func.func @ag_gemm_ring
 // CHECK-SAME: (%[[X:.*]]: memref<4x64xf32>, %[[WT:.*]]: memref<8x64xf32>)
 // CHECK: %[[XV:.*]] = memref.cast {{.*}} to memref<1x4x64xf32>
-// CHECK: %[[G:.*]] = hostir.allocate device : memref<4x4x64xf32>
+// The buffer peers read is symmetric memory with cuda_ipc: CUDA IPC
+// exports only memory of its own allocations, not the pool's.
+// NCCL: %[[G:.*]] = hostir.allocate device : memref<4x4x64xf32>
+// IPC: %[[G:.*]] = hostir.allocate symmetric : memref<4x4x64xf32>
 // CHECK: %[[Y:.*]] = hostir.allocate device : memref<4x4x8xf32>
 // CHECK: %[[TEAM:.*]] = hostir.team %{{.*}} mesh = {{.*}} axes = [0] : !hostir.team<4>
 // CHECK: %[[ME:.*]] = hostir.team_index %[[TEAM]]
@@ -83,12 +86,13 @@ func.func @ag_gemm_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) ->
 // GEMM+RS over 2 ranks in 4 chunks: step k computes chunk k / 2 of the
 // partial result for the member k mod 2 places on and sends it there,
 // receiving the partial result for this rank's rows from the member as far
-// back; step j = 0 keeps its own. One kernel sums the received partials
-// after the join.
+// back; step j = 0 keeps its own. After the join the library sums the
+// received partials: the ring needs no kernel.
 // CHECK-LABEL: func.func @gemm_rs_ring
 // CHECK-SAME: (%[[X:.*]]: memref<16x32xf32>, %[[WT:.*]]: memref<32x32xf32>) -> memref<8x32xf32>
 // CHECK: %[[XV:.*]] = memref.cast {{.*}} to memref<2x8x32xf32>
-// CHECK: %[[P:.*]] = hostir.allocate device : memref<2x8x32xf32>
+// NCCL: %[[P:.*]] = hostir.allocate device : memref<2x8x32xf32>
+// IPC: %[[P:.*]] = hostir.allocate symmetric : memref<2x8x32xf32>
 // CHECK: %[[RECV:.*]] = hostir.allocate device : memref<2x8x32xf32>
 // CHECK: %[[OUT:.*]] = hostir.allocate device : memref<1x8x32xf32>
 // CHECK: %[[TEAM:.*]] = hostir.team
@@ -129,12 +133,12 @@ func.func @ag_gemm_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) ->
 // CHECK: scf.for
 // CHECK: hostir.synchronize_stream
 // NCCL: hostir.deallocate %[[P]]
-// CHECK: hostir.launch @kernels::@gemm_rs_ring_ring_reduce {{.*}} args(%[[RECV]], %[[OUT]] : memref<2x8x32xf32>, memref<1x8x32xf32>)
+// CHECK: hostir.reduce_blocks %[[RECV]], %[[OUT]] kind = sum : memref<2x8x32xf32>, memref<1x8x32xf32>
 // CHECK: hostir.deallocate %[[RECV]]
 // IPC: hostir.ipc_wait %[[H]]
 // IPC: hostir.deallocate %[[P]]
-// CHECK: func.func @gemm_rs_ring_ring_reduce(%{{.*}}: memref<2x8x32xf32>, %{{.*}}: memref<1x8x32xf32>)
-// CHECK: fuser.sum %{{.*}} dims = [0] keepdim : tensor<2x8x32xf32> -> tensor<1x8x32xf32>
+// CHECK: return
+// CHECK-NOT: module @kernels
 #mesh = #fuser.mesh<[2]>
 #x = #fuser.sharding<#mesh, [[], [0]]>
 #y = #fuser.sharding<#mesh, [[0], []], stream = {0 : 4}>

@@ -341,3 +341,43 @@ func.func @f() {
   %b = hostir.get_cached_buffer @buffer : memref<4xf32>
   return
 }
+
+// -----
+
+func.func @f(%in: memref<2x8xf32>, %out: memref<8xf16>) {
+  // expected-error @+1 {{'hostir.reduce_blocks' op input element type 'f32' differs from output element type 'f16'}}
+  hostir.reduce_blocks %in, %out kind = sum : memref<2x8xf32>, memref<8xf16>
+  return
+}
+
+// -----
+
+func.func @f(%in: memref<?x8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'hostir.reduce_blocks' op input buffer 'memref<?x8xf32>' needs a static shape}}
+  hostir.reduce_blocks %in, %out kind = sum : memref<?x8xf32>, memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%in: memref<2x8xf32, strided<[16, 1]>>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'hostir.reduce_blocks' op input buffer 'memref<2x8xf32, strided<[16, 1]>>' has gaps; reduce_blocks needs dense buffers}}
+  hostir.reduce_blocks %in, %out kind = sum : memref<2x8xf32, strided<[16, 1]>>, memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%in: memref<f32>, %out: memref<f32>) {
+  // expected-error @+1 {{'hostir.reduce_blocks' op input 'memref<f32>' has no leading dim of blocks}}
+  hostir.reduce_blocks %in, %out kind = sum : memref<f32>, memref<f32>
+  return
+}
+
+// -----
+
+func.func @f(%in: memref<2x8xf32>, %out: memref<16xf32>) {
+  // expected-error @+1 {{'hostir.reduce_blocks' op output has 16 elements but a block of the input has 8}}
+  hostir.reduce_blocks %in, %out kind = sum : memref<2x8xf32>, memref<16xf32>
+  return
+}

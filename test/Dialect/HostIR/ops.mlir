@@ -54,6 +54,17 @@ module {
     return
   }
 
+  // CHECK-LABEL: func.func @reduce_blocks
+  func.func @reduce_blocks(%partials: memref<2x4x8xbf16>, %sum: memref<1x4x8xbf16>,
+                           %blocks: memref<4x8xf32>, %max: memref<8xf32>) {
+    // CHECK: hostir.reduce_blocks %{{.*}}, %{{.*}} kind = sum : memref<2x4x8xbf16>, memref<1x4x8xbf16>
+    hostir.reduce_blocks %partials, %sum kind = sum : memref<2x4x8xbf16>, memref<1x4x8xbf16>
+    // One block's elements in any shape.
+    // CHECK: hostir.reduce_blocks %{{.*}}, %{{.*}} kind = max : memref<4x8xf32>, memref<8xf32>
+    hostir.reduce_blocks %blocks, %max kind = max : memref<4x8xf32>, memref<8xf32>
+    return
+  }
+
   // CHECK-LABEL: func.func @collectives
   func.func @collectives(%small: memref<4xf32>, %big: memref<8xf32>,
                          %team: !hostir.team<2>) {

@@ -18,34 +18,6 @@ enum class CountRule { Equal, OutputIsTeamTimesInput, InputIsTeamTimesOutput,
                        EqualAndDivisibleByTeam };
 } // namespace
 
-/// Dense: the elements fill one range of memory, in any dim order (which
-/// dim order a communication needs is the fuser-level layout contract).
-static bool isDense(MemRefType type) {
-  if (type.getLayout().isIdentity())
-    return true;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      !type.hasStaticShape())
-    return false;
-  SmallVector<int64_t> dims;
-  for (int64_t dim = 0; dim < type.getRank(); ++dim)
-    if (type.getDimSize(dim) != 1)
-      dims.push_back(dim);
-  if (llvm::any_of(dims, [&](int64_t dim) {
-        return ShapedType::isDynamic(strides[dim]);
-      }))
-    return false;
-  llvm::sort(dims, [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
-  int64_t expected = 1;
-  for (int64_t dim : dims) {
-    if (strides[dim] != expected)
-      return false;
-    expected *= type.getDimSize(dim);
-  }
-  return true;
-}
-
 static LogicalResult verifyCollective(Operation *op, MemRefType input,
                                       MemRefType output, TeamType team,
                                       Backend backend, CountRule rule,

@@ -15,6 +15,32 @@ using namespace mlir::hostir;
 #define GET_OP_CLASSES
 #include "fuser/Dialect/HostIR/IR/HostIROps.cpp.inc"
 
+bool mlir::hostir::isDense(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      !type.hasStaticShape())
+    return false;
+  SmallVector<int64_t> dims;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.getDimSize(dim) != 1)
+      dims.push_back(dim);
+  if (llvm::any_of(dims, [&](int64_t dim) {
+        return ShapedType::isDynamic(strides[dim]);
+      }))
+    return false;
+  llvm::sort(dims, [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
+  int64_t expected = 1;
+  for (int64_t dim : dims) {
+    if (strides[dim] != expected)
+      return false;
+    expected *= type.getDimSize(dim);
+  }
+  return true;
+}
+
 LogicalResult TeamOp::verify() {
   fuser::MeshAttr mesh = getMesh();
   ArrayRef<int64_t> axes = getAxes();
@@ -99,6 +125,31 @@ LogicalResult LinearOp::verify() {
     return failure();
   return verifyOutputShape(*this, getInput().getType(), getOut().getType(),
                            *shape);
+}
+
+LogicalResult ReduceBlocksOp::verify() {
+  MemRefType input = getInput().getType(), out = getOut().getType();
+  if (input.getElementType() != out.getElementType())
+    return emitOpError("input element type ")
+           << input.getElementType() << " differs from output element type "
+           << out.getElementType();
+  for (auto [name, type] : {std::pair<StringRef, MemRefType>{"input", input},
+                            {"output", out}}) {
+    if (!type.hasStaticShape())
+      return emitOpError() << name << " buffer " << type
+                           << " needs a static shape";
+    if (!isDense(type))
+      return emitOpError() << name << " buffer " << type
+                           << " has gaps; reduce_blocks needs dense buffers";
+  }
+  if (input.getRank() == 0 || input.getDimSize(0) == 0)
+    return emitOpError("input ") << input << " has no leading dim of blocks";
+  int64_t block = input.getNumElements() / input.getDimSize(0);
+  if (out.getNumElements() != block)
+    return emitOpError("output has ")
+           << out.getNumElements() << " elements but a block of the input has "
+           << block;
+  return success();
 }
 
 LogicalResult CopyOp::verify() {

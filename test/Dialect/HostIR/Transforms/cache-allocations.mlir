@@ -28,7 +28,8 @@ func.func @program(%x: memref<8x4xf32>) -> memref<8x4xf32> {
 // A buffer peers read through CUDA IPC is cached like any intermediate:
 // every execution shares the same buffer, so the handles exchanged on its
 // first hostir.ipc_share stay valid, and it is never freed under a peer.
-// CHECK: hostir.cached_buffer @ring_buffer device : memref<2x8xf32>
+// It stays symmetric memory, which CUDA IPC can export.
+// CHECK: hostir.cached_buffer @ring_buffer symmetric : memref<2x8xf32>
 // CHECK-LABEL: func.func @ring
 // CHECK: %[[B:.*]] = hostir.get_cached_buffer @ring_buffer
 // CHECK: hostir.ipc_share %[[B]]
@@ -36,7 +37,7 @@ func.func @program(%x: memref<8x4xf32>) -> memref<8x4xf32> {
 func.func @ring(%x: memref<1x8xf32>, %peer: index) {
   %r = hostir.rank : index
   %t = hostir.team %r mesh = #fuser.mesh<[2]> axes = [0] : !hostir.team<2>
-  %b = hostir.allocate device : memref<2x8xf32>
+  %b = hostir.allocate symmetric : memref<2x8xf32>
   %h = hostir.ipc_share %b on %t : memref<2x8xf32>, !hostir.team<2>
   hostir.ipc_signal %h[%peer] : !hostir.ipc_handles<memref<2x8xf32>>
   hostir.ipc_wait %h[%peer] : !hostir.ipc_handles<memref<2x8xf32>>

@@ -20,6 +20,12 @@ struct CommunicationResource
     : public SideEffects::Resource::Base<CommunicationResource> {
   StringRef getName() override { return "Communication"; }
 };
+
+/// Whether the elements of a buffer of `type` fill one range of memory, in
+/// any dim order, as the communication libraries and the runtime's library
+/// calls read them (which dim order a communication needs is the
+/// fuser-level layout contract).
+bool isDense(MemRefType type);
 } // namespace mlir::hostir
 
 #include "fuser/Dialect/HostIR/IR/HostIRDialect.h.inc"

@@ -149,6 +149,32 @@ def HostIR_LinearOp : HostIR_Op<"linear"> {
   let hasVerifier = 1;
 }
 
+def HostIR_ReduceBlocksOp : HostIR_Op<"reduce_blocks"> {
+  let summary = "library reduction of a buffer's blocks into one block";
+  let description = [{
+    `out = input[0] (+) input[1] (+) ... (+) input[n - 1]` for an `input` of
+    shape `[n, ...]`, with the reduction `kind`: element k of `out` (in
+    row-major order) combines element k of every block. It is what a
+    reduce_scatter does with the partial blocks it received: the ring form
+    of GEMM+RS combines them with it once every step is done. Both buffers
+    are dense with static shapes and one element type, and `out` holds as
+    many elements as one block; sums of 16-bit floats accumulate in f32.
+    Runs on the current stream.
+
+    ```mlir
+    hostir.reduce_blocks %received, %out kind = sum
+        : memref<2x8x32xf32>, memref<1x8x32xf32>
+    ```
+  }];
+  let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$input,
+                       Arg<HostIR_Buffer, "", [MemWrite]>:$out,
+                       Fuser_ReductionKindAttr:$kind);
+  let assemblyFormat = [{
+    $input `,` $out `kind` `=` $kind attr-dict `:` type($input) `,` type($out)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Communications
 //===----------------------------------------------------------------------===//
