@@ -77,7 +77,8 @@ void ::fuser::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   kernels.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void ::fuser::buildHostToLLVMPipeline(OpPassManager &pm) {
+void ::fuser::buildHostToLLVMPipeline(OpPassManager &pm,
+                                      passes::HostTarget target) {
   // Chunk views become subviews, then descriptor arithmetic; loops become
   // branches: what the host lowering converts along with the hostir ops.
   OpPassManager &programs = pm.nest<func::FuncOp>();
@@ -85,13 +86,19 @@ void ::fuser::buildHostToLLVMPipeline(OpPassManager &pm) {
   programs.addPass(createSCFToControlFlowPass());
   programs.addPass(memref::createExpandStridedMetadataPass());
   programs.addPass(createLowerAffinePass());
-  pm.addPass(passes::createLowerHostToLLVM());
+  passes::LowerHostToLLVMOptions lower;
+  lower.target = target;
+  pm.addPass(passes::createLowerHostToLLVM(lower));
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void ::fuser::buildCPUToLLVMPipeline(OpPassManager &pm) {
   buildKernelsToLLVMPipeline(pm);
-  buildHostToLLVMPipeline(pm);
+  buildHostToLLVMPipeline(pm, passes::HostTarget::CPU);
+}
+
+void ::fuser::buildCUDAHostToLLVMPipeline(OpPassManager &pm) {
+  buildHostToLLVMPipeline(pm, passes::HostTarget::CUDA);
 }
 
 void ::fuser::registerFuserPipelines() {
@@ -111,4 +118,10 @@ void ::fuser::registerFuserPipelines() {
       "dialect (kernels as fuser-kernels-to-llvm, host programs as calls "
       "into the runtime)",
       ::fuser::buildCPUToLLVMPipeline);
+  PassPipelineRegistration<>(
+      "fuser-cuda-host-to-llvm",
+      "Compile host programs for GPUs to the LLVM dialect (calls into the "
+      "runtime's CUDA backend; programs that launch kernels are refused "
+      "until kernels get GPU code generation)",
+      ::fuser::buildCUDAHostToLLVMPipeline);
 }

@@ -3,6 +3,7 @@
 #ifndef FUSER_CONVERSION_PASSES_H
 #define FUSER_CONVERSION_PASSES_H
 
+#include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -95,21 +95,37 @@ def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
   let description = [{
     Contract. Reads: host programs without chunk views, loops or affine
     maps (hostir-expand-alias-selects, convert-scf-to-cf,
-    expand-strided-metadata, lower-affine: `buildHostToLLVMPipeline`), whose
-    kernel module is already in the LLVM dialect (fuser-kernels-to-llvm).
-    Writes: an LLVM-dialect module for CPU ranks: every hostir op is a call
-    of the runtime's C ABI (include/fuser/Runtime/Runtime.h), each memref
-    passed as a FuserBuffer built from its descriptor, element types,
-    reduction kinds and memory kinds as the runtime's enums, failures
-    checked with fuser_check/fuser_checked (which abort every rank with the
-    runtime's message); launches call the kernel functions, moved next to
-    the host programs; host programs get a C entry point
-    (`_mlir_ciface_<name>`) taking memref descriptors, and check on entry
-    that every memref argument has the shape they were compiled for.
+    expand-strided-metadata, lower-affine: `buildHostToLLVMPipeline`) and,
+    for `target=cpu`, whose kernel module is already in the LLVM dialect
+    (fuser-kernels-to-llvm). Writes: an LLVM-dialect module where every
+    hostir op is a call of the runtime's C ABI
+    (include/fuser/Runtime/Runtime.h), each memref passed as a FuserBuffer
+    built from its descriptor, element types, reduction kinds and memory
+    kinds as the runtime's enums, failures checked with
+    fuser_check/fuser_checked (which abort every rank with the runtime's
+    message). Host programs get a C entry point (`_mlir_ciface_<name>`)
+    taking memref descriptors; on entry they select the target's runtime
+    backend (`fuser_use_backend`), then check that every memref argument
+    has the shape they were compiled for.
 
-    CUDA IPC ops are reported: they need the CUDA runtime backend.
+    `target=cpu` (the host backend): launches call the kernel functions,
+    moved next to the host programs; CUDA IPC ops are reported.
+    `target=cuda` (the CUDA backend): CUDA IPC ops are calls (a peer's
+    buffer is a descriptor over the address the runtime opened); kernel
+    launches are reported, as GPU kernels have no code generation yet.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"target", "target", "::mlir::fuser::HostTarget",
+           /*default=*/"::mlir::fuser::HostTarget::CPU",
+           "What the programs run on: cpu (the runtime's host backend) or "
+           "cuda (its CUDA backend)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fuser::HostTarget::CPU, "cpu",
+                        "CPU ranks (the runtime's host backend)"),
+             clEnumValN(::mlir::fuser::HostTarget::CUDA, "cuda",
+                        "one GPU per rank (the runtime's CUDA backend)"))}]>
+  ];
 }
 
 #endif // FUSER_CONVERSION_PASSES_TD

@@ -3,6 +3,8 @@
 #ifndef FUSER_PIPELINES_PIPELINES_H
 #define FUSER_PIPELINES_PIPELINES_H
 
+#include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -47,17 +49,24 @@ void buildFuserToHostIRPipeline(mlir::OpPassManager &pm,
 /// bufferization, loops, and the LLVM dialect (libm for erf and tanh).
 void buildKernelsToLLVMPipeline(mlir::OpPassManager &pm);
 
-/// Host programs to the LLVM dialect (hostir-expand-alias-selects,
-/// upstream's scf, strided-metadata and affine lowerings on each program,
-/// then fuser-lower-host-to-llvm); their kernel module must already be.
-void buildHostToLLVMPipeline(mlir::OpPassManager &pm);
+/// Host programs to the LLVM dialect for `target`
+/// (hostir-expand-alias-selects, upstream's scf, strided-metadata and
+/// affine lowerings on each program, then fuser-lower-host-to-llvm); for
+/// CPU ranks their kernel module must already be in it.
+void buildHostToLLVMPipeline(mlir::OpPassManager &pm,
+                             mlir::fuser::HostTarget target);
 
 /// Host programs and their kernel module to the LLVM dialect for CPU
 /// ranks: the kernels as above, the host programs as runtime calls.
 void buildCPUToLLVMPipeline(mlir::OpPassManager &pm);
 
-/// Registers `fuser-to-hostir-pipeline`, `fuser-kernels-to-llvm` and
-/// `fuser-cpu-to-llvm` for command-line use.
+/// Host programs to the LLVM dialect for GPUs, one per rank (the CUDA
+/// backend). Kernels have no GPU code generation yet: programs that launch
+/// any are refused.
+void buildCUDAHostToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers `fuser-to-hostir-pipeline`, `fuser-kernels-to-llvm`,
+/// `fuser-cpu-to-llvm` and `fuser-cuda-host-to-llvm` for command-line use.
 void registerFuserPipelines();
 
 } // namespace fuser

@@ -1,10 +1,11 @@
 //===- HostIRToLLVM.cpp - host programs as calls into the runtime --------===//
 //
 // Lowers host programs (hostir, memref, cf, arith, func) to the LLVM
-// dialect for CPU ranks: every hostir op becomes a call of the runtime's C
-// ABI (include/fuser/Runtime/Runtime.h), each memref passed as a
-// FuserBuffer built from its descriptor; kernel launches call the kernel
-// functions (already in the LLVM dialect, moved out of @kernels).
+// dialect for CPU ranks or GPUs: every hostir op becomes a call of the
+// runtime's C ABI (include/fuser/Runtime/Runtime.h), each memref passed as
+// a FuserBuffer built from its descriptor. On CPU ranks kernel launches
+// call the kernel functions (already in the LLVM dialect, moved out of
+// @kernels); on GPUs CUDA IPC ops are runtime calls too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,7 @@ namespace mlir::fuser {
 
 using namespace mlir;
 using namespace mlir::hostir;
+using mlir::fuser::HostTarget;
 
 namespace {
 /// The address of a constant global array of `values` in `module`.
@@ -62,6 +64,17 @@ Value getGlobalString(OpBuilder &builder, ModuleOp module, Location loc,
     return LLVM::AddressOfOp::create(builder, loc, existing);
   return LLVM::createGlobalString(loc, builder, name, (value + Twine('\0')).str(),
                                   LLVM::Linkage::Internal);
+}
+
+/// Whether `type` states its whole descriptor (shape, offset and strides),
+/// so that a descriptor over memory the runtime returns needs nothing else.
+bool hasStaticDescriptor(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.hasStaticShape() &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
 }
 
 /// Shared by the patterns: runtime calls and FuserBuffer arguments.
@@ -241,8 +254,8 @@ struct AllocateLowering : RuntimeCallPattern<AllocateOp> {
   LogicalResult matchAndRewrite(AllocateOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     MemRefType type = op.getBuffer().getType();
-    if (!type.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    if (!hasStaticDescriptor(type))
+      return rewriter.notifyMatchFailure(op, "dynamic shape or layout");
     Location loc = op.getLoc();
     Value memory = call(
         rewriter, op, "fuser_allocate", pointer(),
@@ -274,6 +287,8 @@ struct GetCachedBufferLowering : RuntimeCallPattern<GetCachedBufferOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<MemRefType>(op.getResult().getType());
+    if (!hasStaticDescriptor(type))
+      return rewriter.notifyMatchFailure(op, "dynamic shape or layout");
     // The declaration's own pattern erases it, but the conversion defers
     // erasures to its end: it is still there to tell the memory kind.
     auto cached = SymbolTable::lookupNearestSymbolFrom<CachedBufferOp>(
@@ -304,11 +319,18 @@ struct CachedBufferLowering : ConvertOpToLLVMPattern<CachedBufferOp> {
   }
 };
 
+/// The patterns of several ops, each calling its own runtime function.
+template <typename Op>
+struct NamedCallPattern : RuntimeCallPattern<Op> {
+  NamedCallPattern(const LLVMTypeConverter &converter, StringRef function)
+      : RuntimeCallPattern<Op>(converter), function(function) {}
+  std::string function;
+};
+
 /// Collectives: fuser_<name>(team, &input, &output, extra...) -> work.
 template <typename Op>
-struct CollectiveLowering : RuntimeCallPattern<Op> {
-  CollectiveLowering(const LLVMTypeConverter &converter, StringRef function)
-      : RuntimeCallPattern<Op>(converter), function(function) {}
+struct CollectiveLowering : NamedCallPattern<Op> {
+  using NamedCallPattern<Op>::NamedCallPattern;
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -328,11 +350,10 @@ struct CollectiveLowering : RuntimeCallPattern<Op> {
                   std::is_same_v<Op, GatherOp> || std::is_same_v<Op, ScatterOp>)
       arguments.push_back(
           this->constant(rewriter, loc, this->i64(), op.getRoot()));
-    rewriter.replaceOp(op, this->call(rewriter, op, function, this->pointer(),
-                                      arguments));
+    rewriter.replaceOp(op, this->call(rewriter, op, this->function,
+                                      this->pointer(), arguments));
     return success();
   }
-  std::string function;
 };
 
 template <typename Op>
@@ -389,11 +410,15 @@ struct CoalesceLowering : RuntimeCallPattern<CoalesceOp> {
   }
 };
 
-struct WaitLowering : RuntimeCallPattern<WaitOp> {
-  using RuntimeCallPattern::RuntimeCallPattern;
-  LogicalResult matchAndRewrite(WaitOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    callChecked(rewriter, op, "fuser_wait", adaptor.getWork());
+/// Ops without results that are one checked call with the same operands
+/// (indices as i64).
+template <typename Op>
+struct CheckedCallLowering : NamedCallPattern<Op> {
+  using NamedCallPattern<Op>::NamedCallPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    this->callChecked(rewriter, op, this->function, adaptor.getOperands());
     rewriter.eraseOp(op);
     return success();
   }
@@ -457,14 +482,13 @@ struct CopyLowering : RuntimeCallPattern<CopyOp> {
 
 /// Stream ops are calls with the same operands (indices as i64).
 template <typename Op>
-struct StreamLowering : RuntimeCallPattern<Op> {
-  StreamLowering(const LLVMTypeConverter &converter, StringRef function)
-      : RuntimeCallPattern<Op>(converter), function(function) {}
+struct StreamLowering : NamedCallPattern<Op> {
+  using NamedCallPattern<Op>::NamedCallPattern;
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type result = op->getNumResults() ? this->pointer() : Type();
-    Value value = this->call(rewriter, op, function, result,
+    Value value = this->call(rewriter, op, this->function, result,
                              adaptor.getOperands());
     if (result)
       rewriter.replaceOp(op, value);
@@ -472,7 +496,39 @@ struct StreamLowering : RuntimeCallPattern<Op> {
       rewriter.eraseOp(op);
     return success();
   }
-  std::string function;
+};
+
+/// The buffer's handles: fuser_ipc_share(team, &buffer), checked.
+struct IpcShareLowering : RuntimeCallPattern<IpcShareOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(IpcShareOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value handles = call(
+        rewriter, op, "fuser_ipc_share", pointer(),
+        {adaptor.getTeam(),
+         buffer(rewriter, op, op.getBuffer(), adaptor.getBuffer())});
+    rewriter.replaceOp(op, call(rewriter, op, "fuser_checked", pointer(),
+                                handles));
+    return success();
+  }
+};
+
+/// A peer's buffer: a descriptor of the shared buffer's type over the
+/// address the runtime opened it at (that buffer's aligned pointer).
+struct IpcPeerBufferLowering : RuntimeCallPattern<IpcPeerBufferOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult matchAndRewrite(IpcPeerBufferOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MemRefType type = op.getHandles().getType().getBuffer();
+    if (!hasStaticDescriptor(type))
+      return rewriter.notifyMatchFailure(op, "dynamic shape or layout");
+    Value address = call(rewriter, op, "fuser_ipc_peer_pointer", pointer(),
+                         {adaptor.getHandles(), adaptor.getPeer()});
+    address = call(rewriter, op, "fuser_checked", pointer(), address);
+    rewriter.replaceOp(op,
+                       descriptorOver(rewriter, op.getLoc(), type, address));
+    return success();
+  }
 };
 
 /// A launch on CPU ranks calls the kernel, each memref expanded as its
@@ -529,11 +585,36 @@ LogicalResult flattenKernels(ModuleOp module) {
   return success();
 }
 
+/// Reports the first op `target` has no lowering for: CUDA IPC on CPU
+/// ranks, kernel launches on GPUs (their kernels would need GPU code).
+LogicalResult checkTargetSupportsOps(ModuleOp module, HostTarget target) {
+  WalkResult walk = module.walk([&](Operation *op) {
+    if (target == HostTarget::CPU &&
+        isa<IpcShareOp, IpcPeerBufferOp, IpcSignalOp, IpcWaitOp>(op)) {
+      op->emitError("CUDA IPC needs the CUDA runtime backend (target=cuda); "
+                    "compile for CPU ranks with backend=mpi or backend=nccl");
+      return WalkResult::interrupt();
+    }
+    auto launch = dyn_cast<LaunchOp>(op);
+    if (target == HostTarget::CUDA && launch) {
+      launch.emitOpError("kernel ")
+          << launch.getKernel()
+          << " needs GPU code generation, which --target=cuda does not have "
+             "yet";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// On entry to the host program `function` (in the LLVM dialect, each
-/// memref argument expanded into its descriptor's fields), a check of every
-/// memref argument of static shape against `argumentTypes`, the shapes it
-/// was compiled for.
-void checkArgumentShapes(LLVM::LLVMFuncOp function, TypeRange argumentTypes) {
+/// memref argument expanded into its descriptor's fields): the selection
+/// of `target`'s runtime backend, which every later call runs on, then a
+/// check of every memref argument of static shape against
+/// `argumentTypes`, the shapes it was compiled for.
+void emitEntryChecks(LLVM::LLVMFuncOp function, TypeRange argumentTypes,
+                     HostTarget target) {
   OpBuilder builder(function.getContext());
   Block &entry = function.getBody().front();
   builder.setInsertionPointToStart(&entry);
@@ -544,6 +625,15 @@ void checkArgumentShapes(LLVM::LLVMFuncOp function, TypeRange argumentTypes) {
   auto fail =
       LLVM::lookupOrCreateFn(builder, module, "fuser_check", {i32},
                              LLVM::LLVMVoidType::get(builder.getContext()));
+  auto useBackend = LLVM::lookupOrCreateFn(builder, module, "fuser_use_backend",
+                                           {i32}, i32);
+  Value backend = LLVM::ConstantOp::create(
+      builder, loc, i32,
+      builder.getI32IntegerAttr(mlir::fuser::getRuntimeBackend(target)));
+  LLVM::CallOp::create(
+      builder, loc, *fail,
+      LLVM::CallOp::create(builder, loc, *useBackend, backend).getResult());
+
   Value name = getGlobalString(builder, module, loc,
                                ("__fuser_program_" + function.getName()).str(),
                                function.getName());
@@ -588,16 +678,12 @@ void checkArgumentShapes(LLVM::LLVMFuncOp function, TypeRange argumentTypes) {
 
 struct LowerHostToLLVMPass
     : public mlir::fuser::impl::LowerHostToLLVMBase<LowerHostToLLVMPass> {
+  using LowerHostToLLVMBase::LowerHostToLLVMBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    WalkResult ipc = module.walk([](Operation *op) {
-      if (isa<IpcShareOp, IpcPeerBufferOp, IpcSignalOp, IpcWaitOp>(op)) {
-        op->emitError("CUDA IPC needs the CUDA runtime backend; compile for "
-                      "CPU ranks with backend=mpi or backend=nccl");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
+    if (failed(checkTargetSupportsOps(module, target)))
+      return signalPassFailure();
     // The runtime's names are taken: a program's own symbol of that name
     // would be called instead.
     for (Operation &op : *module.getBody())
@@ -609,10 +695,10 @@ struct LowerHostToLLVMPass
                                     "programs' C entry points";
         return signalPassFailure();
       }
-    if (ipc.wasInterrupted() || failed(flattenKernels(module)))
+    if (failed(flattenKernels(module)))
       return signalPassFailure();
     // Host programs get a C entry point taking memref descriptors, and
-    // check the shapes they are given.
+    // check on entry what they are given.
     llvm::StringMap<FunctionType> programs;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal())
@@ -624,26 +710,29 @@ struct LowerHostToLLVMPass
 
     LLVMTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());
-    mlir::fuser::populateHostIRToLLVMConversionPatterns(converter, patterns);
+    mlir::fuser::populateHostIRToLLVMConversionPatterns(converter, patterns,
+                                                        target);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    LLVMConversionTarget target(getContext());
-    target.addLegalOp<ModuleOp>();
-    if (failed(applyFullConversion(module, target, std::move(patterns))))
+    LLVMConversionTarget conversionTarget(getContext());
+    conversionTarget.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, conversionTarget,
+                                   std::move(patterns))))
       return signalPassFailure();
     for (auto &[name, type] : programs)
-      checkArgumentShapes(module.lookupSymbol<LLVM::LLVMFuncOp>(name),
-                          type.getInputs());
+      emitEntryChecks(module.lookupSymbol<LLVM::LLVMFuncOp>(name),
+                      type.getInputs(), target);
   }
 };
 } // namespace
 
 void mlir::fuser::populateHostIRToLLVMConversionPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    HostTarget target) {
   converter.addConversion([](Type type) -> std::optional<Type> {
-    if (isa<TeamType, WorkType, StreamType>(type))
+    if (isa<TeamType, WorkType, StreamType, IpcHandlesType>(type))
       return LLVM::LLVMPointerType::get(type.getContext());
     return std::nullopt;
   });
@@ -652,8 +741,9 @@ void mlir::fuser::populateHostIRToLLVMConversionPatterns(
            AllocateLowering, DeallocateLowering, GetCachedBufferLowering,
            CachedBufferLowering, PointToPointLowering<hostir::SendOp>,
            PointToPointLowering<hostir::RecvOp>, CoalesceLowering,
-           WaitLowering, MatmulLowering, LinearLowering,
-           ReduceBlocksLowering, CopyLowering, LaunchLowering>(converter);
+           MatmulLowering, LinearLowering, ReduceBlocksLowering, CopyLowering>(
+          converter);
+  patterns.add<CheckedCallLowering<hostir::WaitOp>>(converter, "fuser_wait");
   patterns.add<CollectiveLowering<hostir::AllgatherOp>>(converter,
                                                         "fuser_allgather");
   patterns.add<CollectiveLowering<hostir::AllreduceOp>>(converter,
@@ -676,4 +766,16 @@ void mlir::fuser::populateHostIRToLLVMConversionPatterns(
       converter, "fuser_stream_from_pool");
   patterns.add<StreamLowering<hostir::SynchronizeStreamOp>>(
       converter, "fuser_synchronize_stream");
+  switch (target) {
+  case HostTarget::CPU:
+    patterns.add<LaunchLowering>(converter);
+    break;
+  case HostTarget::CUDA:
+    patterns.add<IpcShareLowering, IpcPeerBufferLowering>(converter);
+    patterns.add<CheckedCallLowering<hostir::IpcSignalOp>>(converter,
+                                                           "fuser_ipc_signal");
+    patterns.add<CheckedCallLowering<hostir::IpcWaitOp>>(converter,
+                                                         "fuser_ipc_wait");
+    break;
+  }
 }

@@ -73,3 +73,13 @@ FuserMemory mlir::fuser::getRuntimeMemory(hostir::MemoryKind kind) {
   }
   llvm_unreachable("not a MemoryKind");
 }
+
+FuserBackend mlir::fuser::getRuntimeBackend(HostTarget target) {
+  switch (target) {
+  case HostTarget::CPU:
+    return FUSER_BACKEND_HOST;
+  case HostTarget::CUDA:
+    return FUSER_BACKEND_CUDA;
+  }
+  llvm_unreachable("not a HostTarget");
+}

@@ -14,15 +14,28 @@ class RewritePatternSet;
 
 namespace mlir::fuser {
 
+/// What host programs are compiled for, which decides the runtime backend
+/// they select on entry and the ops they may hold.
+enum class HostTarget {
+  /// CPU ranks: the runtime's host backend; kernels are CPU functions of
+  /// the same module; no CUDA IPC.
+  CPU,
+  /// One GPU per rank: the runtime's CUDA backend; no kernel launches until
+  /// kernels get GPU code generation.
+  CUDA
+};
+
 /// Adds to `converter` the LLVM types of hostir's handles (teams, work,
-/// streams: opaque pointers of the runtime) and to `patterns`
+/// streams, IPC handles: opaque pointers of the runtime) and to `patterns`
 /// the lowering of hostir ops to calls of the runtime's C ABI, each memref
 /// passed as a FuserBuffer built from its descriptor. Views, loops and
 /// affine maps must already be gone (hostir-expand-alias-selects,
-/// convert-scf-to-cf, expand-strided-metadata, lower-affine); kernel
-/// launches call LLVM functions of the same module.
+/// convert-scf-to-cf, expand-strided-metadata, lower-affine). For `CPU`,
+/// kernel launches call LLVM functions of the same module and CUDA IPC ops
+/// have no lowering; for `CUDA`, the reverse.
 void populateHostIRToLLVMConversionPatterns(LLVMTypeConverter &converter,
-                                            RewritePatternSet &patterns);
+                                            RewritePatternSet &patterns,
+                                            HostTarget target);
 
 } // namespace mlir::fuser
 

@@ -9,6 +9,7 @@
 #ifndef FUSER_CONVERSION_HOSTIRTOLLVM_RUNTIMEABI_H
 #define FUSER_CONVERSION_HOSTIRTOLLVM_RUNTIMEABI_H
 
+#include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
 #include "fuser/Runtime/Runtime.h"
@@ -22,6 +23,8 @@ std::optional<FuserDType> getRuntimeDType(Type elementType);
 StringRef getRuntimeDTypeName(FuserDType dtype);
 FuserReduction getRuntimeReduction(ReductionKind kind);
 FuserMemory getRuntimeMemory(hostir::MemoryKind kind);
+/// The backend that runs programs compiled for `target`.
+FuserBackend getRuntimeBackend(HostTarget target);
 
 } // namespace mlir::fuser
 

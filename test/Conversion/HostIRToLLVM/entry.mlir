@@ -1,0 +1,17 @@
+// Host programs select the runtime backend of their target on entry.
+// RUN: fuser-opt %s --fuser-lower-host-to-llvm | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cpu | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cuda | FileCheck %s --check-prefixes=CHECK,CUDA
+
+// A program first selects its backend (FUSER_BACKEND_HOST = 0,
+// FUSER_BACKEND_CUDA = 1), which the argument checks and every later call
+// run on.
+// CHECK-LABEL: llvm.func @entry(
+// CPU-NEXT: %[[BACKEND:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CUDA-NEXT: %[[BACKEND:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[SELECTED:.*]] = llvm.call @fuser_use_backend(%[[BACKEND]]) : (i32) -> i32
+// CHECK-NEXT: llvm.call @fuser_check(%[[SELECTED]]) : (i32) -> ()
+// CHECK: llvm.call @fuser_check_argument_shape
+func.func @entry(%x: memref<8x4xf32>) {
+  return
+}
