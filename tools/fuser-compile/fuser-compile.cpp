@@ -1,14 +1,19 @@
 //===- fuser-compile.cpp - annotated programs to shared libraries --------===//
 //
-// fuser-compile prog.mlir -o prog.so
+// fuser-compile prog.mlir -o prog.so [--target=cpu|cuda] [--chip=sm_90]
+//                                     [--program=NAME...]
 //
-// Compiles every function of an annotated fuser program for CPU ranks: the
-// sharded program (fuser-to-hostir-pipeline, fuser-cpu-to-llvm) and, under
-// <name>__reference, the same program without shardings, which one rank
-// runs to check the sharded result. The shared library links the runtime
-// and carries its metadata (global shapes, element types and shardings of
-// inputs and outputs) as the string `fuser_program_metadata`; the same is
-// written as JSON next to it (prog.so.json).
+// Compiles every function of an annotated fuser program for CPU ranks or
+// for GPUs: the sharded program (fuser-to-hostir-pipeline, then
+// fuser-cpu-to-llvm or fuser-cuda-host-to-llvm) and, under
+// <name>__reference, the same program without shardings, always for the
+// CPU, which one rank runs to check the sharded result independently of
+// the target. The two are separate modules and objects whose symbols are
+// all internal but the C entry points and the metadata, so they cannot
+// collide. The shared library links the runtime and carries its metadata
+// (target, global shapes, element types and shardings of inputs and
+// outputs) as the JSON string `fuser_program_metadata`, also written next
+// to it (prog.so.json).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,10 +49,10 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
-
-#include <sstream>
+#include "llvm/Transforms/IPO/Internalize.h"
 
 using namespace mlir;
+using mlir::fuser::HostTarget;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
@@ -57,10 +62,27 @@ static cl::opt<std::string> outputFile("o", cl::desc("shared library to write"),
 static cl::opt<std::string> runtimeDir(
     "runtime-dir", cl::desc("directory holding libFuserRuntime.so"),
     cl::init(FUSER_RUNTIME_DIR));
+static cl::opt<HostTarget> target(
+    "target", cl::desc("what the program runs on"),
+    cl::values(clEnumValN(HostTarget::CPU, "cpu",
+                          "CPU ranks (the runtime's host backend)"),
+               clEnumValN(HostTarget::CUDA, "cuda",
+                          "one GPU per rank (the runtime's CUDA backend)")),
+    cl::init(HostTarget::CPU));
+static cl::opt<std::string> chip(
+    "chip",
+    cl::desc("GPU architecture of --target=cuda, recorded in the metadata"),
+    cl::init("sm_90"));
 static cl::opt<std::string> backend(
-    "backend", cl::desc("communication library the program posts on (mpi or "
-                        "nccl; the CPU runtime runs both over MPI)"),
-    cl::init("mpi"));
+    "backend",
+    cl::desc("communication library the program posts on: mpi or nccl (the "
+             "CPU runtime runs both over MPI), or cuda_ipc for GPUs (default: "
+             "mpi for --target=cpu, nccl for --target=cuda)"));
+static cl::list<std::string> programNames(
+    "program",
+    cl::desc("compile only this function (repeatable; default: every "
+             "function of the input)"),
+    cl::value_desc("name"));
 static cl::opt<int64_t> streams("streams",
                                 cl::desc("pool streams of pipelined loops"),
                                 cl::init(0));
@@ -112,42 +134,66 @@ std::optional<TensorInfo> describe(Type type) {
   return info;
 }
 
-/// The line form the runner reads:
-///   tensor <input|output> <dtype> <rank> <sizes...> mesh <rank> <sizes...>
-///   devices <n> <ids...> axes (<count> <axes...>) per dim
-void writeLine(llvm::raw_ostream &os, StringRef role, const TensorInfo &info) {
-  auto list = [&](ArrayRef<int64_t> values) {
-    os << " " << values.size();
-    for (int64_t value : values)
-      os << " " << value;
-  };
-  os << "tensor " << role << " " << info.dtype;
-  list(info.shape);
-  os << " mesh";
-  list(info.meshShape);
-  os << " devices";
-  list(info.devices);
-  os << " axes";
-  for (const auto &axes : info.dimAxes)
-    list(axes);
+/// One program of the library: its name and signature.
+struct ProgramInfo {
+  std::string name;
+  std::vector<TensorInfo> inputs, outputs;
+};
+
+/// Writes one input or output, its fields in the order a reader expects.
+void writeJson(llvm::json::OStream &json, const TensorInfo &info) {
+  json.object([&] {
+    json.attribute("dtype", info.dtype);
+    json.attribute("shape", llvm::json::Array(info.shape));
+    json.attributeObject("mesh", [&] {
+      json.attribute("shape", llvm::json::Array(info.meshShape));
+      json.attribute("devices", llvm::json::Array(info.devices));
+    });
+    json.attributeArray("dim_axes", [&] {
+      for (const auto &axes : info.dimAxes)
+        json.value(llvm::json::Array(axes));
+    });
+  });
+}
+
+/// The metadata of the library: the one document fuser-exec reads, both
+/// embedded in the library and written next to it.
+std::string writeMetadata(ArrayRef<ProgramInfo> programs) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("format", "fuser-program");
+    json.attribute("version", 2);
+    json.attribute("target", target == HostTarget::CUDA ? "cuda" : "cpu");
+    if (target == HostTarget::CUDA)
+      json.attribute("chip", chip);
+    json.attributeArray("programs", [&] {
+      for (const ProgramInfo &program : programs)
+        json.object([&] {
+          json.attribute("name", program.name);
+          json.attribute("entry", "_mlir_ciface_" + program.name);
+          json.attribute("reference",
+                         "_mlir_ciface_" + program.name + "__reference");
+          for (auto [field, tensors] :
+               {std::pair<StringRef, ArrayRef<TensorInfo>>{"inputs",
+                                                           program.inputs},
+                {"outputs", program.outputs}})
+            json.attributeArray(field, [&] {
+              for (const TensorInfo &info : tensors)
+                writeJson(json, info);
+            });
+        });
+    });
+  });
   os << "\n";
+  return text;
 }
 
-llvm::json::Object toJson(const TensorInfo &info) {
-  llvm::json::Array axes;
-  for (const auto &dim : info.dimAxes)
-    axes.push_back(llvm::json::Array(dim));
-  return llvm::json::Object{
-      {"dtype", info.dtype},
-      {"shape", llvm::json::Array(info.shape)},
-      {"mesh", llvm::json::Object{{"shape", llvm::json::Array(info.meshShape)},
-                                  {"devices", llvm::json::Array(info.devices)}}},
-      {"dim_axes", std::move(axes)}};
-}
-
-/// A copy of `function` on a single device, named <name>__reference:
-/// every tensor replicated on a one-device mesh (so layouts the compiler
-/// chooses still have a sharding to live in), nothing to communicate.
+/// A copy of `function` in `module` on a single device, named
+/// <name>__reference: every tensor replicated on a one-device mesh (so
+/// layouts the compiler chooses still have a sharding to live in), nothing
+/// to communicate.
 void addReference(ModuleOp module, func::FuncOp function) {
   auto single = mlir::fuser::MeshAttr::get(module.getContext(), {1});
   auto strip = [&](Type type) -> Type {
@@ -176,20 +222,58 @@ void addReference(ModuleOp module, func::FuncOp function) {
       llvm::map_to_vector(function.getResultTypes(), strip)));
 }
 
-LogicalResult emitObject(llvm::Module &module, StringRef path) {
+/// Lowers the fuser functions of `module` to the LLVM dialect for
+/// `programTarget`, posting communications on `programBackend`.
+LogicalResult lowerToLLVM(ModuleOp module, HostTarget programTarget,
+                          StringRef programBackend) {
+  PassManager pm(module.getContext());
+  ::fuser::FuserToHostIRPipelineOptions options;
+  options.backend = programBackend.str();
+  options.streams = streams;
+  options.pipelining = pipelining;
+  options.reshardPlacement = reshardPlacement;
+  options.cacheAllocations = cacheAllocations;
+  ::fuser::buildFuserToHostIRPipeline(pm, options);
+  switch (programTarget) {
+  case HostTarget::CPU:
+    ::fuser::buildCPUToLLVMPipeline(pm);
+    break;
+  case HostTarget::CUDA:
+    ::fuser::buildCUDAHostToLLVMPipeline(pm);
+    break;
+  }
+  return pm.run(module);
+}
+
+/// Writes `module` (in the LLVM dialect) as an object file at `path`, with
+/// every symbol internal but the programs' C entry points and the
+/// metadata: the two objects of a library each define their own functions
+/// and constants, which must neither collide nor be exported.
+LogicalResult emitObject(ModuleOp module, StringRef path) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule) {
+    llvm::errs() << "fuser-compile: translation to LLVM IR failed\n";
+    return failure();
+  }
+  llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
+    return value.getName().starts_with("_mlir_ciface_") ||
+           value.getName() == "fuser_program_metadata";
+  });
   std::string error;
   std::string triple = llvm::sys::getDefaultTargetTriple();
-  const llvm::Target *target =
+  const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
-  if (!target) {
+  if (!llvmTarget) {
     llvm::errs() << "fuser-compile: " << error << "\n";
     return failure();
   }
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
       llvm::Triple(triple), llvm::sys::getHostCPUName(), "",
       llvm::TargetOptions(), llvm::Reloc::PIC_));
-  module.setDataLayout(machine->createDataLayout());
-  module.setTargetTriple(llvm::Triple(triple));
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(llvm::Triple(triple));
   std::error_code code;
   llvm::ToolOutputFile object(path, code, llvm::sys::fs::OF_None);
   if (code) {
@@ -203,15 +287,40 @@ LogicalResult emitObject(llvm::Module &module, StringRef path) {
     llvm::errs() << "fuser-compile: the target cannot emit objects\n";
     return failure();
   }
-  passes.run(module);
+  passes.run(*llvmModule);
   object.keep();
   return success();
+}
+
+/// Whether `name` names a CUDA architecture (sm_<number>).
+bool isChipName(StringRef name) {
+  unsigned number;
+  return name.consume_front("sm_") && !name.getAsInteger(10, number);
 }
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "Fuser-MLIR ahead-of-time compiler\n");
+  std::string programBackend = backend;
+  if (programBackend.empty())
+    programBackend = target == HostTarget::CUDA ? "nccl" : "mpi";
+  if (target == HostTarget::CUDA && programBackend == "mpi") {
+    llvm::errs() << "fuser-compile: MPI collectives on device buffers are not "
+                    "supported; compile for --target=cuda with "
+                    "--backend=nccl or --backend=cuda_ipc\n";
+    return 1;
+  }
+  if (target == HostTarget::CPU && chip.getNumOccurrences()) {
+    llvm::errs() << "fuser-compile: --chip applies to --target=cuda only\n";
+    return 1;
+  }
+  if (!isChipName(chip)) {
+    llvm::errs() << "fuser-compile: --chip takes a CUDA architecture such as "
+                    "sm_90, got '"
+                 << chip << "'\n";
+    return 1;
+  }
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
@@ -226,6 +335,19 @@ int main(int argc, char **argv) {
       parseSourceFile<ModuleOp>(inputFile, sources, &context);
   if (!module)
     return 1;
+  if (!programNames.empty()) {
+    for (StringRef name : programNames)
+      if (!module->lookupSymbol<func::FuncOp>(name)) {
+        llvm::errs() << "fuser-compile: " << inputFile
+                     << " has no function @" << name << "\n";
+        return 1;
+      }
+    for (auto function :
+         llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+      if (!function.isExternal() &&
+          !llvm::is_contained(programNames, function.getSymName()))
+        function.erase();
+  }
 
   // Metadata from the signatures once propagation has placed every value
   // (unannotated arguments become replicated on the program's mesh).
@@ -236,21 +358,17 @@ int main(int argc, char **argv) {
     if (failed(propagate.run(*module)))
       return 1;
   }
-  std::string lines;
-  llvm::raw_string_ostream metadata(lines);
-  metadata << "fuser-program 1\n";
-  llvm::json::Array programs;
-  SmallVector<func::FuncOp> functions;
-  for (auto function : module->getOps<func::FuncOp>())
-    if (!function.isExternal())
-      functions.push_back(function);
-  for (func::FuncOp function : functions) {
-    metadata << "program " << function.getSymName() << "\n";
-    llvm::json::Array inputs, outputs;
-    for (auto [role, types, list] :
-         {std::tuple<StringRef, ArrayRef<Type>, llvm::json::Array *>{
-              "input", function.getArgumentTypes(), &inputs},
-          {"output", function.getResultTypes(), &outputs}})
+  OwningOpRef<ModuleOp> references = ModuleOp::create(module->getLoc());
+  std::vector<ProgramInfo> programs;
+  for (auto function : module->getOps<func::FuncOp>()) {
+    if (function.isExternal())
+      continue;
+    ProgramInfo &program = programs.emplace_back();
+    program.name = function.getSymName().str();
+    for (auto [types, infos] :
+         {std::pair<ArrayRef<Type>, std::vector<TensorInfo> *>{
+              function.getArgumentTypes(), &program.inputs},
+          {function.getResultTypes(), &program.outputs}})
       for (Type type : types) {
         std::optional<TensorInfo> info = describe(type);
         if (!info) {
@@ -260,51 +378,31 @@ int main(int argc, char **argv) {
               << type;
           return 1;
         }
-        writeLine(metadata, role, *info);
-        list->push_back(toJson(*info));
+        infos->push_back(std::move(*info));
       }
-    programs.push_back(llvm::json::Object{
-        {"name", function.getSymName()},
-        {"entry", ("_mlir_ciface_" + function.getSymName()).str()},
-        {"reference",
-         ("_mlir_ciface_" + function.getSymName() + "__reference").str()},
-        {"inputs", std::move(inputs)},
-        {"outputs", std::move(outputs)}});
-    addReference(*module, function);
+    addReference(*references, function);
   }
-  metadata << "end\n";
 
-  PassManager pm(&context);
-  ::fuser::FuserToHostIRPipelineOptions options;
-  options.backend = backend;
-  options.streams = streams;
-  options.pipelining = pipelining;
-  options.reshardPlacement = reshardPlacement;
-  options.cacheAllocations = cacheAllocations;
-  ::fuser::buildFuserToHostIRPipeline(pm, options);
-  ::fuser::buildCPUToLLVMPipeline(pm);
-  if (failed(pm.run(*module)))
+  // The references run on one device and communicate nothing.
+  if (failed(lowerToLLVM(*module, target, programBackend)) ||
+      failed(lowerToLLVM(*references, HostTarget::CPU, "mpi")))
     return 1;
 
   // The metadata travels inside the library.
+  std::string metadata = writeMetadata(programs);
   OpBuilder builder(module->getBodyRegion());
   builder.setInsertionPointToEnd(module->getBody());
-  auto text = builder.getStringAttr(lines + std::string(1, '\0'));
+  auto text = builder.getStringAttr(metadata + std::string(1, '\0'));
   LLVM::GlobalOp::create(
       builder, module->getLoc(),
       LLVM::LLVMArrayType::get(builder.getI8Type(), text.size()),
       /*isConstant=*/true, LLVM::Linkage::External, "fuser_program_metadata",
       text);
 
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext);
-  if (!llvmModule) {
-    llvm::errs() << "fuser-compile: translation to LLVM IR failed\n";
-    return 1;
-  }
-  std::string object = outputFile + ".o";
-  if (failed(emitObject(*llvmModule, object)))
+  std::string programObject = outputFile + ".o",
+              referenceObject = outputFile + ".reference.o";
+  if (failed(emitObject(*module, programObject)) ||
+      failed(emitObject(*references, referenceObject)))
     return 1;
   llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("c++");
   if (!linker) {
@@ -312,16 +410,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string libraryPath = "-L" + runtimeDir, rpath = "-Wl,-rpath," + runtimeDir;
-  SmallVector<StringRef> arguments{*linker, "-shared", "-o", outputFile,
-                                   object, libraryPath, rpath,
-                                   "-lFuserRuntime", "-lm"};
+  SmallVector<StringRef> arguments{
+      *linker,         "-shared",   "-o",  outputFile,       programObject,
+      referenceObject, libraryPath, rpath, "-lFuserRuntime", "-lm"};
   std::string error;
   if (llvm::sys::ExecuteAndWait(*linker, arguments, std::nullopt, {}, 0, 0,
                                 &error) != 0) {
     llvm::errs() << "fuser-compile: linking failed " << error << "\n";
     return 1;
   }
-  llvm::sys::fs::remove(object);
+  llvm::sys::fs::remove(programObject);
+  llvm::sys::fs::remove(referenceObject);
 
   std::error_code code;
   llvm::raw_fd_ostream json(outputFile + ".json", code);
@@ -330,9 +429,6 @@ int main(int argc, char **argv) {
                  << ".json: " << code.message() << "\n";
     return 1;
   }
-  json << llvm::formatv("{0:2}",
-                        llvm::json::Value(llvm::json::Object{
-                            {"programs", std::move(programs)}}))
-       << "\n";
+  json << metadata;
   return 0;
 }
