@@ -15,6 +15,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -70,6 +71,12 @@ void ::fuser::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertMathToLibmPass());
   kernels.addPass(createConvertMathToLLVMPass());
+  // bf16 conversions become integer arithmetic: as LLVM instructions they
+  // need a compiler-runtime helper (__truncsfbf2) on CPUs without bf16
+  // support, which libgcc before GCC 13 does not provide.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  kernels.addPass(arith::createArithExpandOpsPass(expand));
   kernels.addPass(createArithToLLVMConversionPass());
   kernels.addPass(createFinalizeMemRefToLLVMConversionPass());
   kernels.addPass(createConvertControlFlowToLLVMPass());

@@ -46,7 +46,8 @@ void buildFuserToHostIRPipeline(mlir::OpPassManager &pm,
                                 const FuserToHostIRPipelineOptions &options);
 
 /// The kernel module to LLVM for CPU ranks: fuser ops to linalg, one-shot
-/// bufferization, loops, and the LLVM dialect (libm for erf and tanh).
+/// bufferization, loops, and the LLVM dialect (libm for erf and tanh, bf16
+/// conversions as integer arithmetic).
 void buildKernelsToLLVMPipeline(mlir::OpPassManager &pm);
 
 /// Host programs to the LLVM dialect for `target`
