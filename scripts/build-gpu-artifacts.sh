@@ -41,9 +41,10 @@ done
 # AG+GEMM and GEMM+RS in bf16: collective over NCCL, ring over CUDA IPC and
 # over NCCL.
 overlap="$FUSER_ROOT/test/gpu/Inputs/overlap.mlir"
-compile overlap-collective.so "$overlap" --backend=nccl --pipelining=collective
-compile overlap-ring-ipc.so "$overlap" --backend=cuda_ipc --pipelining=ring
-compile overlap-ring-nccl.so "$overlap" --backend=nccl --pipelining=ring
+# GEMM+RS reduce-scatters its result (the weight stays where it is).
+compile overlap-collective.so "$overlap" --backend=nccl --pipelining=collective --reshard-placement=after
+compile overlap-ring-ipc.so "$overlap" --backend=cuda_ipc --pipelining=ring --reshard-placement=after
+compile overlap-ring-nccl.so "$overlap" --backend=nccl --pipelining=ring --reshard-placement=after
 for library in overlap-collective.so overlap-ring-ipc.so overlap-ring-nccl.so; do
   for size in 2048_1024_4096 4096_4096_4096 8192_8192_8192; do
     for program in ag_gemm gemm_rs; do

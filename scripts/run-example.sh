@@ -3,8 +3,9 @@
 # runtime, compiles the tensor-parallel MLP example (only its weights are
 # annotated) for 2 ranks, prints the host program each rank runs, then runs
 # it on 2 MPI ranks on this machine's CPU and checks the result against the
-# unsharded program. (GPU execution arrives with the CUDA backend; the
-# program runs on CPU ranks everywhere today.)
+# unsharded program. (The example's gelu is a fused kernel, and kernels
+# are generated for CPUs only so far: it runs on CPU ranks everywhere; GPU
+# runs of kernel-free programs are scripts/run-gpu-tests.sh's.)
 # Usage: scripts/run-example.sh [build-dir]   (default: build/)
 set -euo pipefail
 source "$(dirname "$0")/lib/build.sh"

@@ -21,17 +21,23 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 ||
   { tail -n 40 "$build/build.log"; exit 1; }
 export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-mpirun_2=(mpirun --allow-run-as-root --oversubscribe -np 2
+# A run that outlives its bound is killed and counted as failed, so that a
+# hang costs minutes, not the machine.
+mpirun_2=(timeout -s KILL 300 mpirun --allow-run-as-root --oversubscribe -np 2
           -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
 
-# The tests include a wait that must time out: keep the bound short.
-run_gtest "${mpirun_2[@]}" -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
-  "$build/runtime/test/FuserRuntimeTests"
+# The tests include a wait that must time out: keep the bound short. The
+# host tests and each GPU suite run in processes of their own, so that a
+# suite starts from a fresh backend.
+for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*'; do
+  run_gtest "${mpirun_2[@]}" -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
+    "$build/runtime/test/FuserRuntimeTests" --gtest_filter="$suite" </dev/null
+done
 
 while read -r library program iterations; do
   echo "== $library $program"
   run_check "${mpirun_2[@]}" -x FUSER_TIMEOUT_S=120 \
     "$build/bin/fuser-exec" "$artifacts/$library" \
-    --program "$program" --iterations "$iterations" --check
+    --program "$program" --iterations "$iterations" --check </dev/null
 done <"$artifacts/runs.txt"
 tally_report

@@ -56,8 +56,10 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
   cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {
     fail(std::string("the CUDA backend cannot start: ") +
-         (error != cudaSuccess ? cudaGetErrorString(error) : "no GPU") +
-         " (CUDA_VISIBLE_DEVICES leaves the GPUs a rank may use)");
+         (error != cudaSuccess
+              ? cudaGetErrorString(error)
+              : "no GPU is visible (CUDA_VISIBLE_DEVICES names the GPUs "
+                "ranks may use)"));
     cudaGetLastError();
     return nullptr;
   }
@@ -214,9 +216,18 @@ void CudaBackend::finalizeCommunicators() {
 }
 
 void CudaBackend::abortCommunicators() {
+  // Aborting frees device memory, which waits for the device: behind a
+  // stream that waits for a peer that never comes, it would never return.
+  // It runs beside the host program, which reports the failure at once.
+  std::vector<ncclComm_t> aborted;
   for (auto &[members, communicator] : communicators)
-    ncclCommAbort(communicator);
+    aborted.push_back(communicator);
   communicators.clear();
+  if (!aborted.empty())
+    std::thread([aborted] {
+      for (ncclComm_t communicator : aborted)
+        ncclCommAbort(communicator);
+    }).detach();
 }
 
 void CudaBackend::setCurrentStream(FuserStream *stream) {

@@ -196,8 +196,8 @@ private:
   bool streamsFinish();
   /// Flushes and destroys the communicators (fuser_finalize).
   void finalizeCommunicators();
-  /// Aborts the communicators: after a timeout, their work can no longer
-  /// complete.
+  /// Aborts the communicators, in the background: after a timeout, their
+  /// work can no longer complete.
   void abortCommunicators();
   /// Closes what a share opened and frees its semaphores.
   void releaseShare(IpcShare &share);

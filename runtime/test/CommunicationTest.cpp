@@ -200,4 +200,12 @@ TEST(Errors, WaitIsBounded) {
             std::string::npos);
 }
 
+TEST(Streams, TheHostBackendHasNoStreamsToWrap) {
+  int native = 0;
+  EXPECT_EQ(fuser_wrap_stream(&native), nullptr);
+  EXPECT_NE(std::string(fuser_last_error()).find("no streams to wrap"),
+            std::string::npos)
+      << fuser_last_error();
+}
+
 } // namespace
