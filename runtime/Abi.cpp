@@ -186,8 +186,9 @@ FuserWork *fuser_recv(FuserTeam *team, const FuserBuffer *buffer,
 FuserWork *fuser_group(FuserWork *const *works, int64_t count) {
   for (int64_t i = 0; i < count; ++i)
     if (!works[i]) {
-      // The others were posted: complete them before reporting, so that no
-      // request is left behind.
+      // Leave nothing behind: the others complete (the host backend's
+      // requests) or are posted and awaited on the stream (the CUDA
+      // backend's), bounded by the timeout either way.
       for (int64_t j = 0; j < count; ++j)
         if (works[j])
           getBackend().wait(works[j]);

@@ -31,7 +31,6 @@ namespace fuser::runtime {
 class Backend {
 public:
   virtual ~Backend() = default;
-  virtual const char *getName() const = 0;
   /// Frees what the backend holds (fuser_finalize).
   virtual void release() = 0;
   virtual FuserStatus synchronize() = 0;
@@ -103,8 +102,6 @@ public:
 
 /// The backend the calls go to now.
 Backend &getBackend();
-/// The host backend (always built).
-Backend &getHostBackend();
 /// The CUDA backend, started on first use: null (with an error) when the
 /// runtime was built without it or it cannot start.
 Backend *getCudaBackend();

@@ -43,8 +43,6 @@ double fuser::runtime::getTimeoutSeconds() {
 
 Backend &fuser::runtime::getBackend() { return *getContext().current; }
 
-Backend &fuser::runtime::getHostBackend() { return getContext().hostBackend; }
-
 Backend *fuser::runtime::getCudaBackend() {
   Context &context = getContext();
   if (!context.cudaBackend)

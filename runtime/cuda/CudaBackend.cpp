@@ -14,8 +14,7 @@ using namespace fuser::runtime;
 using namespace fuser::runtime::cuda;
 
 namespace {
-/// The most pool streams a program may ask for: host programs index the
-/// pool modulo their stream count, so a larger index is a bug.
+/// The size of the stream pool: larger indices wrap around it.
 constexpr int64_t kMaxPoolStreams = 64;
 
 CudaBackend *activeBackend = nullptr;
@@ -81,7 +80,6 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
       resolve(backend->driver.streamWriteValue32, "cuStreamWriteValue32") ||
       resolve(backend->driver.streamWaitValue32, "cuStreamWaitValue32"))
     return nullptr;
-  backend->mainStream.owned = true;
 
   // The pool keeps what programs free (no release threshold), so that
   // steady-state executions reuse memory instead of asking the device.
@@ -235,19 +233,18 @@ void CudaBackend::setCurrentStream(FuserStream *stream) {
 }
 
 FuserStream *CudaBackend::getPoolStream(int64_t index) {
-  if (index < 0 || index >= kMaxPoolStreams) {
-    fail("stream_from_pool: index " + std::to_string(index) +
-         " is outside the pool of " + std::to_string(kMaxPoolStreams) +
-         " streams");
-    return nullptr;
-  }
+  // Compiled programs use the stream without checking it: a bad index
+  // ends every rank with a message.
+  if (index < 0)
+    fuser_fail(("stream_from_pool: negative index " + std::to_string(index))
+                   .c_str());
+  index %= kMaxPoolStreams;
   while (static_cast<int64_t>(poolStreams.size()) <= index) {
     auto stream = std::make_unique<CudaStream>();
     if (checkCuda(cudaStreamCreateWithFlags(&stream->stream,
                                             cudaStreamNonBlocking),
                   "hostir.stream_from_pool", "cudaStreamCreateWithFlags"))
-      return nullptr;
-    stream->owned = true;
+      fuser_fail(fuser_last_error());
     poolStreams.push_back(std::move(stream));
   }
   return poolStreams[index].get();

@@ -32,6 +32,11 @@ struct FuserIpcHandles {
   std::vector<uint32_t *> semaphores;
   /// Signals sent to and waits issued for each member (signals count).
   std::vector<uint32_t> signalled, awaited;
+  /// Each member's last signal, recorded where it was issued: signals to a
+  /// member from different streams are written in program order, or a
+  /// later count could overtake an earlier one.
+  std::vector<cudaEvent_t> lastSignal;
+  std::vector<cudaStream_t> lastSignalStream;
 };
 
 namespace fuser::runtime::cuda {
@@ -39,8 +44,6 @@ namespace fuser::runtime::cuda {
 /// A CUDA stream of the backend (pool streams and wrapped caller streams).
 struct CudaStream : FuserStream {
   cudaStream_t stream = nullptr;
-  /// Whether the backend created it (and so destroys it).
-  bool owned = false;
 };
 
 /// Records "hostir.<op>: <call> failed: <CUDA's message>" as the last
@@ -97,7 +100,6 @@ public:
   static std::unique_ptr<CudaBackend> create();
   ~CudaBackend() override;
 
-  const char *getName() const override { return "cuda"; }
   void release() override;
   FuserStatus synchronize() override;
 
@@ -154,8 +156,6 @@ public:
 
   /// The CUDA stream work is issued on now.
   cudaStream_t getStream() const { return current->stream; }
-  int getDevice() const { return device; }
-  const DriverCalls &getDriver() const { return driver; }
 
   /// An event from the backend's pool (events are reused: one per
   /// communication would create and destroy them at every execution).

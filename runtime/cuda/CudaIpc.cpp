@@ -27,6 +27,10 @@ struct Published {
 } // namespace
 
 void CudaBackend::releaseShare(IpcShare &share) {
+  for (cudaEvent_t event : share.handles.lastSignal)
+    if (event)
+      returnEvent(event);
+  share.handles.lastSignal.clear();
   for (void *peer : share.opened)
     cudaIpcCloseMemHandle(peer);
   share.opened.clear();
@@ -70,8 +74,11 @@ FuserIpcHandles *CudaBackend::ipcShare(FuserTeam &team,
   mine.offset = data - static_cast<char *>(owner->first);
   if (checkCuda(cudaMalloc(&share->ownSemaphores, size * sizeof(uint32_t)), op,
                 "cudaMalloc") ||
-      checkCuda(cudaMemset(share->ownSemaphores, 0, size * sizeof(uint32_t)),
-                op, "cudaMemset") ||
+      checkCuda(cudaMemsetAsync(share->ownSemaphores, 0,
+                                size * sizeof(uint32_t), getStream()),
+                op, "cudaMemsetAsync") ||
+      // Peers may signal as soon as the handles are exchanged.
+      synchronize() ||
       checkCuda(cudaIpcGetMemHandle(&mine.allocation, owner->first), op,
                 "cudaIpcGetMemHandle") ||
       checkCuda(cudaIpcGetMemHandle(&mine.semaphores, share->ownSemaphores),
@@ -96,6 +103,8 @@ FuserIpcHandles *CudaBackend::ipcShare(FuserTeam &team,
   handles.semaphores.assign(size, nullptr);
   handles.signalled.assign(size, 0);
   handles.awaited.assign(size, 0);
+  handles.lastSignal.assign(size, nullptr);
+  handles.lastSignalStream.assign(size, nullptr);
   for (int64_t member = 0; member < size; ++member) {
     if (member == team.index) {
       handles.buffers[member] = data;
@@ -146,14 +155,24 @@ void *CudaBackend::ipcPeerPointer(FuserIpcHandles &handles, int64_t peer) {
 FuserStatus CudaBackend::ipcSignal(FuserIpcHandles &handles, int64_t peer) {
   if (!checkIpcPeer("ipc_signal", handles, peer))
     return FUSER_FAILED;
+  const char *op = "hostir.ipc_signal";
+  cudaEvent_t &last = handles.lastSignal[peer];
+  if (last && handles.lastSignalStream[peer] != getStream() &&
+      checkCuda(cudaStreamWaitEvent(getStream(), last, 0), op,
+                "cudaStreamWaitEvent"))
+    return FUSER_FAILED;
   // This rank's counter in the peer's array; the write follows the work
   // before it on the stream (the default flags keep the memory barrier).
   uint32_t *counter = handles.semaphores[peer] + handles.index;
-  return checkDriver(driver.streamWriteValue32(
-                         getStream(), reinterpret_cast<CUdeviceptr>(counter),
-                         ++handles.signalled[peer],
-                         CU_STREAM_WRITE_VALUE_DEFAULT),
-                     "hostir.ipc_signal", "cuStreamWriteValue32");
+  if (checkDriver(driver.streamWriteValue32(
+                      getStream(), reinterpret_cast<CUdeviceptr>(counter),
+                      ++handles.signalled[peer], CU_STREAM_WRITE_VALUE_DEFAULT),
+                  op, "cuStreamWriteValue32"))
+    return FUSER_FAILED;
+  if (!last && !(last = takeEvent()))
+    return FUSER_FAILED;
+  handles.lastSignalStream[peer] = getStream();
+  return checkCuda(cudaEventRecord(last, getStream()), op, "cudaEventRecord");
 }
 
 FuserStatus CudaBackend::ipcWait(FuserIpcHandles &handles, int64_t peer) {

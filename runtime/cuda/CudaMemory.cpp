@@ -93,7 +93,11 @@ void CudaBackend::deallocate(void *address) {
     return;
   case FUSER_MEMORY_SYMMETRIC:
     // What peers opened of it is closed; the memory is kept for the next
-    // symmetric buffer of its size.
+    // symmetric buffer of its size. Work issued so far may still read
+    // through those mappings: it completes first (bounded). Cached buffers,
+    // what steady-state executions share, never come here.
+    if (synchronize())
+      fuser_fail(fuser_last_error());
     releaseSharesOf(address);
     freeSymmetric.emplace(allocation.bytes, address);
     return;

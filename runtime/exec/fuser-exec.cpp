@@ -401,9 +401,11 @@ int main(int argc, char **argv) {
   if (!entry)
     exitWith(options.library + " has no entry point for " + program.name);
   bool onDevice = contents.target == "cuda";
+  // A rank whose GPU cannot start may be alone: end every rank.
   if (onDevice && fuser_use_backend(FUSER_BACKEND_CUDA) != FUSER_OK)
-    exitWith(program.name + " was compiled for CUDA GPUs: " +
-             fuser_last_error());
+    fuser_fail((program.name + " was compiled for CUDA GPUs: " +
+                fuser_last_error())
+                   .c_str());
   std::vector<HostTensor> outputs;
   int64_t cachedAfterFirst = 0, cached = 0, allocationsAfterFirst = 0,
           allocations = 0;

@@ -16,7 +16,6 @@ namespace fuser::runtime::host {
 
 class HostBackend final : public Backend {
 public:
-  const char *getName() const override { return "host"; }
   void release() override;
   FuserStatus synchronize() override { return FUSER_OK; }
 

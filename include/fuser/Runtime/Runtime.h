@@ -84,7 +84,9 @@ FuserStatus fuser_init(int *argc, char ***argv);
  * started it. */
 void fuser_finalize(void);
 /* Makes `backend` execute the calls that follow (the host backend until
- * then). Compiled programs call it on entry. The CUDA backend starts on
+ * then). Compiled programs call it on entry. The first use of the CUDA
+ * backend is collective over MPI_COMM_WORLD (every rank runs the same
+ * program); a start that failed is tried again on the next call. The CUDA backend starts on
  * first use: one GPU per rank, picked by the rank's index among the ranks
  * of its node (an MPI_COMM_TYPE_SHARED split) among the GPUs
  * CUDA_VISIBLE_DEVICES leaves visible. Fails when the runtime was built
@@ -182,7 +184,8 @@ FuserStatus fuser_wait(FuserWork *work);
 
 /* Ordered queues of device work. The host backend runs work in program
  * order, so its streams are handles without effect. On the CUDA backend
- * the pool is a fixed set of non-blocking streams created once;
+ * the pool holds 64 non-blocking streams, each created on first use and
+ * kept (larger indices wrap around the pool);
  * synchronize_stream makes the current stream wait for an event recorded
  * on `stream` (the host does not block). */
 typedef struct FuserStream FuserStream;
@@ -224,7 +227,8 @@ int64_t fuser_element_size(FuserDType dtype);
 /* Copies between buffers of the same shape and element type, any strides.
  * On the CUDA backend: asynchronous on the current stream through the copy
  * engine, between any memory the rank can address (device, host, a peer's
- * buffer opened through IPC). */
+ * buffer opened through IPC); the innermost dim must be contiguous on both
+ * sides (a transposing copy is a kernel's work, and fails). */
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target);
 /* out[..., i, j] = sum_k lhs[..., i, k] * rhs[..., k, j], batch dims
  * matched; accumulates in f32 (f64 for f64). */
