@@ -111,6 +111,8 @@ void CudaBackend::release() {
   if (!streamsFinish()) {
     abortCommunicators();
     mainStream.stream = nullptr;
+    if (activeBackend == this)
+      activeBackend = nullptr;
     return;
   }
   for (auto &[key, share] : ipcShares)
@@ -154,8 +156,10 @@ bool CudaBackend::streamsFinish() {
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration<double>(getTimeoutSeconds());
   std::vector<cudaStream_t> streams{mainStream.stream};
-  for (auto &stream : poolStreams)
-    streams.push_back(stream->stream);
+  // The caller's streams too: programs issued work on them.
+  for (auto *owned : {&poolStreams, &wrappedStreams})
+    for (auto &stream : *owned)
+      streams.push_back(stream->stream);
   for (cudaStream_t stream : streams)
     while (cudaStreamQuery(stream) == cudaErrorNotReady)
       if (std::chrono::steady_clock::now() > deadline)

@@ -201,8 +201,8 @@ private:
   void abortCommunicators();
   /// Closes what a share opened and frees its semaphores.
   void releaseShare(IpcShare &share);
-  /// Releases the shares of buffers that start at `address`.
-  void releaseSharesOf(void *address);
+  /// Releases the shares of buffers within the allocation at `address`.
+  void releaseSharesOf(void *address, int64_t bytes);
 
   int device = 0;
   DriverCalls driver;

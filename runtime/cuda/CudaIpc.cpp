@@ -39,9 +39,11 @@ void CudaBackend::releaseShare(IpcShare &share) {
   share.ownSemaphores = nullptr;
 }
 
-void CudaBackend::releaseSharesOf(void *address) {
+void CudaBackend::releaseSharesOf(void *address, int64_t bytes) {
+  char *begin = static_cast<char *>(address);
   for (auto share = ipcShares.begin(); share != ipcShares.end();)
-    if (share->first.second == address) {
+    if (auto *data = static_cast<char *>(share->first.second);
+        data >= begin && data < begin + bytes) {
       releaseShare(*share->second);
       share = ipcShares.erase(share);
     } else {

@@ -67,8 +67,12 @@ void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
   allocations[address] = Allocation{memory, rounded};
   if (zeroed &&
       checkCuda(cudaMemsetAsync(address, 0, rounded, getStream()), op,
-                "cudaMemsetAsync"))
+                "cudaMemsetAsync")) {
+    std::string error = fuser_last_error();
+    deallocate(address);
+    fail(error);
     return nullptr;
+  }
   return address;
 }
 
@@ -98,7 +102,7 @@ void CudaBackend::deallocate(void *address) {
     // what steady-state executions share, never come here.
     if (synchronize())
       fuser_fail(fuser_last_error());
-    releaseSharesOf(address);
+    releaseSharesOf(address, allocation.bytes);
     freeSymmetric.emplace(allocation.bytes, address);
     return;
   case FUSER_MEMORY_HOST:
