@@ -27,28 +27,6 @@ size_t fuser::runtime::getElementSize(FuserDType dtype) {
   return 0;
 }
 
-const char *fuser::runtime::getDTypeName(FuserDType dtype) {
-  switch (dtype) {
-  case FUSER_F32:
-    return "f32";
-  case FUSER_F16:
-    return "f16";
-  case FUSER_BF16:
-    return "bf16";
-  case FUSER_F64:
-    return "f64";
-  case FUSER_I64:
-    return "i64";
-  case FUSER_I32:
-    return "i32";
-  case FUSER_I8:
-    return "i8";
-  case FUSER_I1:
-    return "i1";
-  }
-  return "?";
-}
-
 int64_t fuser::runtime::getNumElements(const FuserBuffer &buffer) {
   int64_t count = 1;
   for (int64_t dim = 0; dim < buffer.rank; ++dim)
@@ -65,6 +43,18 @@ char *fuser::runtime::getElementAddress(const FuserBuffer &buffer,
   }
   return static_cast<char *>(buffer.aligned) +
          position * static_cast<int64_t>(getElementSize(buffer.dtype));
+}
+
+bool fuser::runtime::isRowMajor(const FuserBuffer &buffer) {
+  int64_t expected = 1;
+  for (int64_t dim = buffer.rank - 1; dim >= 0; --dim) {
+    if (buffer.sizes[dim] == 1)
+      continue;
+    if (buffer.strides[dim] != expected)
+      return false;
+    expected *= buffer.sizes[dim];
+  }
+  return true;
 }
 
 bool fuser::runtime::isDense(const FuserBuffer &buffer) {
@@ -87,7 +77,7 @@ bool fuser::runtime::isDense(const FuserBuffer &buffer) {
 
 std::string fuser::runtime::describe(const FuserBuffer &buffer) {
   std::ostringstream text;
-  text << getDTypeName(buffer.dtype) << "[";
+  text << fuser_dtype_name(buffer.dtype) << "[";
   for (int64_t dim = 0; dim < buffer.rank; ++dim)
     text << (dim ? ", " : "") << buffer.sizes[dim];
   text << "]";

@@ -29,7 +29,6 @@ FuserStatus fail(std::string message);
 double getTimeoutSeconds();
 
 size_t getElementSize(FuserDType dtype);
-const char *getDTypeName(FuserDType dtype);
 
 /// Number of elements of a buffer.
 int64_t getNumElements(const FuserBuffer &buffer);
@@ -39,6 +38,26 @@ char *getElementAddress(const FuserBuffer &buffer, int64_t index);
 /// in any dim order (unit dims may have any stride). Communications move
 /// such a range as it lies in memory.
 bool isDense(const FuserBuffer &buffer);
+/// Whether the buffer's elements lie row-major without gaps (unit dims
+/// aside).
+bool isRowMajor(const FuserBuffer &buffer);
+
+/// Two partial values combined as `kind` says (an average sums; the caller
+/// divides).
+template <typename T> T combine(FuserReduction kind, T a, T b) {
+  switch (kind) {
+  case FUSER_SUM:
+  case FUSER_AVG:
+    return a + b;
+  case FUSER_PROD:
+    return a * b;
+  case FUSER_MAX:
+    return a > b ? a : b;
+  case FUSER_MIN:
+    return a < b ? a : b;
+  }
+  return a;
+}
 /// Start of a dense buffer's elements.
 inline char *getData(const FuserBuffer &buffer) {
   return static_cast<char *>(buffer.aligned) +

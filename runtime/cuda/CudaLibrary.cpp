@@ -350,7 +350,7 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
     return fail(std::string(op) +
                 ": the CUDA backend multiplies f32, f16, bf16 and f64 "
                 "matrices, not " +
-                getDTypeName(problem.dtype));
+                fuser_dtype_name(problem.dtype));
   CudaBackend &backend = getActiveCudaBackend();
   cudaStream_t stream = backend.getStream();
   if (problem.k == 0)
@@ -445,18 +445,6 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
 }
 
 //--- reduce_blocks ---------------------------------------------------------//
-
-bool isRowMajor(const FuserBuffer &buffer) {
-  int64_t expected = 1;
-  for (int64_t dim = buffer.rank - 1; dim >= 0; --dim) {
-    if (buffer.sizes[dim] == 1)
-      continue;
-    if (buffer.strides[dim] != expected)
-      return false;
-    expected *= buffer.sizes[dim];
-  }
-  return true;
-}
 
 /// The buffer's view without unit dims; false past kMaxKernelRank dims.
 bool getKernelView(const FuserBuffer &buffer, KernelView &view) {

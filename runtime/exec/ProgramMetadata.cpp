@@ -153,13 +153,10 @@ private:
 };
 
 FuserDType parseDType(const std::string &name) {
-  static const std::pair<const char *, FuserDType> types[] = {
-      {"f32", FUSER_F32}, {"f16", FUSER_F16}, {"bf16", FUSER_BF16},
-      {"f64", FUSER_F64}, {"i64", FUSER_I64}, {"i32", FUSER_I32},
-      {"i8", FUSER_I8},   {"i1", FUSER_I1}};
-  for (auto [text, code] : types)
-    if (name == text)
-      return code;
+  // The codes run from FUSER_F32 to FUSER_I1.
+  for (int code = FUSER_F32; code <= FUSER_I1; ++code)
+    if (name == fuser_dtype_name(static_cast<FuserDType>(code)))
+      return static_cast<FuserDType>(code);
   throw std::runtime_error("element type " + name + " is not one the runtime "
                                                      "holds");
 }

@@ -51,21 +51,6 @@ MPI_Datatype getCarrierType(FuserDType dtype) {
   return MPI_BYTE;
 }
 
-double combine(FuserReduction kind, double a, double b) {
-  switch (kind) {
-  case FUSER_SUM:
-  case FUSER_AVG:
-    return a + b;
-  case FUSER_PROD:
-    return a * b;
-  case FUSER_MAX:
-    return a > b ? a : b;
-  case FUSER_MIN:
-    return a < b ? a : b;
-  }
-  return a;
-}
-
 /// MPI user operation reducing 16-bit floats of one type and kind.
 template <FuserDType DType, FuserReduction Kind>
 void reduceHalves(void *in, void *inout, int *count, MPI_Datatype *) {

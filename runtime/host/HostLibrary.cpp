@@ -421,35 +421,6 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
 
 //--- reduce_blocks ----------------------------------------------------------//
 
-/// Whether the buffer's elements lie row-major without gaps (unit dims
-/// aside).
-bool isRowMajor(const FuserBuffer &buffer) {
-  int64_t expected = 1;
-  for (int64_t dim = buffer.rank - 1; dim >= 0; --dim) {
-    if (buffer.sizes[dim] == 1)
-      continue;
-    if (buffer.strides[dim] != expected)
-      return false;
-    expected *= buffer.sizes[dim];
-  }
-  return true;
-}
-
-template <typename T> inline T combine(FuserReduction kind, T a, T b) {
-  switch (kind) {
-  case FUSER_SUM:
-  case FUSER_AVG:
-    return a + b;
-  case FUSER_PROD:
-    return a * b;
-  case FUSER_MAX:
-    return a > b ? a : b;
-  case FUSER_MIN:
-    return a < b ? a : b;
-  }
-  return a;
-}
-
 /// Floats in T (float or double), chunk by chunk through a small buffer.
 template <typename T>
 void reduceFloats(const char *input, char *out, int64_t blocks,

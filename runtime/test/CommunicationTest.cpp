@@ -1,26 +1,13 @@
 //===- CommunicationTest.cpp - teams and communications over MPI ----------===//
 
 #include "TestBuffers.h"
+#include "TestTeams.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
 namespace {
-
-int64_t rank() { return fuser_rank(); }
-int64_t worldSize() { return fuser_world_size(); }
-
-/// The team of all ranks, as a 1-D mesh.
-FuserTeam *world() {
-  int64_t shape[] = {worldSize()}, axes[] = {0};
-  return fuser_team(rank(), shape, 1, nullptr, axes, 1);
-}
-
-void expectCompletes(FuserWork *work) {
-  ASSERT_NE(work, nullptr) << fuser_last_error();
-  ASSERT_EQ(fuser_wait(work), FUSER_OK) << fuser_last_error();
-}
 
 TEST(Teams, FollowTheMeshAxes) {
   if (worldSize() != 4)

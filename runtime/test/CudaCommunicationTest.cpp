@@ -5,25 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaTestSupport.h"
+#include "TestTeams.h"
 
 #include <mpi.h>
 
 #include <string>
 
 namespace {
-
-int64_t rank() { return fuser_rank(); }
-int64_t worldSize() { return fuser_world_size(); }
-
-FuserTeam *world() {
-  int64_t shape[] = {worldSize()}, axes[] = {0};
-  return fuser_team(rank(), shape, 1, nullptr, axes, 1);
-}
-
-void expectCompletes(FuserWork *work) {
-  ASSERT_NE(work, nullptr) << fuser_last_error();
-  ASSERT_EQ(fuser_wait(work), FUSER_OK) << fuser_last_error();
-}
 
 std::vector<float> iota(int64_t count, float start) {
   std::vector<float> values(count);

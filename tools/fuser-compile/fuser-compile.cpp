@@ -119,7 +119,7 @@ std::optional<TensorInfo> describe(Type type) {
   if (!dtype)
     return std::nullopt;
   TensorInfo info;
-  info.dtype = mlir::fuser::getRuntimeDTypeName(*dtype);
+  info.dtype = fuser_dtype_name(*dtype);
   info.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
   if (mlir::fuser::ShardingAttr sharding = mlir::fuser::getSharding(tensor)) {
     info.meshShape.assign(sharding.getMesh().getShape().begin(),

@@ -37,6 +37,30 @@ typedef enum FuserDType {
   FUSER_I1 = 7
 } FuserDType;
 
+/* The element type's name in programs and their metadata ("bf16"). The
+ * compiler and the runtime both spell names through it. */
+static inline const char *fuser_dtype_name(FuserDType dtype) {
+  switch (dtype) {
+  case FUSER_F32:
+    return "f32";
+  case FUSER_F16:
+    return "f16";
+  case FUSER_BF16:
+    return "bf16";
+  case FUSER_F64:
+    return "f64";
+  case FUSER_I64:
+    return "i64";
+  case FUSER_I32:
+    return "i32";
+  case FUSER_I8:
+    return "i8";
+  case FUSER_I1:
+    return "i1";
+  }
+  return "?";
+}
+
 /* How partial values combine (the values of fuser's ReductionKind). */
 typedef enum FuserReduction {
   FUSER_SUM = 0,

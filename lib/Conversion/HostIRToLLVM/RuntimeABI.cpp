@@ -24,28 +24,6 @@ std::optional<FuserDType> mlir::fuser::getRuntimeDType(Type elementType) {
   return std::nullopt;
 }
 
-StringRef mlir::fuser::getRuntimeDTypeName(FuserDType dtype) {
-  switch (dtype) {
-  case FUSER_F32:
-    return "f32";
-  case FUSER_F16:
-    return "f16";
-  case FUSER_BF16:
-    return "bf16";
-  case FUSER_F64:
-    return "f64";
-  case FUSER_I64:
-    return "i64";
-  case FUSER_I32:
-    return "i32";
-  case FUSER_I8:
-    return "i8";
-  case FUSER_I1:
-    return "i1";
-  }
-  llvm_unreachable("not a FuserDType");
-}
-
 FuserReduction mlir::fuser::getRuntimeReduction(ReductionKind kind) {
   switch (kind) {
   case ReductionKind::Sum:

@@ -19,8 +19,6 @@ namespace mlir::fuser {
 /// The runtime's code for buffers of `elementType`, none for an element
 /// type the runtime does not hold (hostir buffers only have the others).
 std::optional<FuserDType> getRuntimeDType(Type elementType);
-/// The name of an element type in program metadata ("f32", "bf16", ...).
-StringRef getRuntimeDTypeName(FuserDType dtype);
 FuserReduction getRuntimeReduction(ReductionKind kind);
 FuserMemory getRuntimeMemory(hostir::MemoryKind kind);
 /// The backend that runs programs compiled for `target`.
