@@ -2,13 +2,26 @@
 //
 //   mpirun -np N fuser-exec prog.so [--program NAME] [--iterations K]
 //       [--seed S] [--inputs a.npy,b.npy] [--outputs y.npy] [--check]
-//       [--tolerance T]
+//       [--tolerance T] [--time [--time-batch B]]
 //
 // Loads a library fuser-compile wrote, creates the global inputs (seeded
 // random values, or .npy files), hands every rank its piece, runs the
 // program K times, gathers the outputs on rank 0 and, with --check, compares
 // them with the unsharded reference program run on rank 0. Prints one line
 // and exits non-zero on any failure, on every rank.
+//
+// --time times the K - 1 executions after the first (the warm-up, which
+// allocates and loads what later ones reuse) in batches of B (default 1),
+// and prints one more line before the verdict:
+//   fuser-exec: timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
+// A batch runs B executions back to back: the device is drained
+// (fuser_synchronize) and the ranks meet (MPI_Barrier) before it, and the
+// device is drained again at its end, so that its time includes all the
+// asynchronous work it issued; larger batches spread the cost of those
+// waits. Each batch gives a time per execution (its time / its
+// executions), the slowest rank's; the line gives their median, minimum and
+// maximum in microseconds. Timed executions free their results without
+// reading them back; the last one's are read, gathered and checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +36,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -39,7 +53,8 @@ namespace {
 struct Options {
   std::string library, program, inputs, outputs;
   int64_t iterations = 1, seed = 0;
-  bool check = false;
+  bool check = false, time = false;
+  int64_t timeBatch = 1;
   /// Unset: 1e-4, or 2e-2 when a tensor has 16-bit floats.
   std::optional<double> tolerance;
 };
@@ -92,6 +107,10 @@ Options parseOptions(int argc, char **argv) {
       options.tolerance = std::stod(value());
     else if (argument == "--check")
       options.check = true;
+    else if (argument == "--time")
+      options.time = true;
+    else if (argument == "--time-batch")
+      options.timeBatch = std::stoll(value());
     else if (!argument.empty() && argument[0] == '-')
       exitWith("unknown option " + argument);
     else
@@ -100,9 +119,14 @@ Options parseOptions(int argc, char **argv) {
   if (options.library.empty())
     exitWith("usage: fuser-exec prog.so [--program NAME] [--iterations K] "
              "[--seed S] [--inputs a.npy,...] [--outputs y.npy,...] [--check] "
-             "[--tolerance T]");
+             "[--tolerance T] [--time [--time-batch B]]");
   if (options.iterations < 1)
     exitWith("--iterations must be at least 1");
+  if (options.time && options.iterations < 2)
+    exitWith("--time times the iterations after the first: give --iterations "
+             "2 or more");
+  if (options.timeBatch < 1)
+    exitWith("--time-batch must be at least 1");
   return options;
 }
 
@@ -172,14 +196,32 @@ int64_t globalIndex(int64_t index, const fuser::Shape &blockShape,
   return position;
 }
 
+/// Calls `copyRow(blockIndex, globalPosition, length)` for each innermost row
+/// of a row-major block of `blockShape` that starts at `offset` in a tensor
+/// of `shape`: a row is contiguous in both, so that tensors of gigabytes
+/// are copied a row, not an element, at a time.
+template <typename CopyRow>
+void forEachBlockRow(const fuser::Shape &blockShape, const fuser::Shape &offset,
+                     const fuser::Shape &shape, CopyRow copyRow) {
+  int64_t count = 1;
+  for (int64_t size : blockShape)
+    count *= size;
+  int64_t length = blockShape.empty() ? 1 : blockShape.back();
+  for (int64_t index = 0; index < count; index += length)
+    copyRow(index, globalIndex(index, blockShape, offset, shape), length);
+}
+
 /// `local` (a contiguous block at `offset`) placed into `global`.
 void place(const HostTensor &local, const fuser::Shape &localShape,
            const fuser::Shape &offset, HostTensor &global,
            const fuser::Shape &globalShape) {
   int64_t size = fuser_element_size(local.dtype);
-  for (int64_t index = 0; index < local.size(); ++index)
-    std::memcpy(global.at(globalIndex(index, localShape, offset, globalShape)),
-                local.at(index), size);
+  forEachBlockRow(
+      localShape, offset, globalShape,
+      [&](int64_t localIndex, int64_t globalPosition, int64_t length) {
+        std::memcpy(global.at(globalPosition), local.at(localIndex),
+                    length * size);
+      });
 }
 
 /// The piece of `global` a device holds (contiguous), or an empty piece of
@@ -200,10 +242,12 @@ HostTensor pieceOf(const TensorSpec &tensor, const HostTensor &global,
   if (!shape)
     return piece;
   int64_t size = fuser_element_size(tensor.code);
-  for (int64_t index = 0; index < count; ++index)
-    std::memcpy(piece.at(index),
-                global.at(globalIndex(index, localShape, *offset, tensor.shape)),
-                size);
+  forEachBlockRow(
+      localShape, *offset, tensor.shape,
+      [&](int64_t localIndex, int64_t globalPosition, int64_t length) {
+        std::memcpy(piece.at(localIndex), global.at(globalPosition),
+                    length * size);
+      });
   return piece;
 }
 
@@ -234,13 +278,22 @@ HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype,
       fuser_fail(fuser_last_error());
     base = staged.data();
   }
-  for (int64_t index = 0; index < count; ++index) {
+  // A row at a time: one copy where the innermost dim is contiguous.
+  int64_t length = rank == 0 ? 1 : sizes[rank - 1];
+  int64_t innerStride = rank == 0 ? 1 : strides[rank - 1];
+  for (int64_t index = 0; index < count; index += length) {
     int64_t rest = index, position = 0;
     for (int64_t dim = rank; dim-- > 0;) {
       position += (rest % sizes[dim]) * strides[dim];
       rest /= sizes[dim];
     }
-    std::memcpy(values.at(index), base + position * size, size);
+    if (innerStride == 1) {
+      std::memcpy(values.at(index), base + position * size, length * size);
+      continue;
+    }
+    for (int64_t element = 0; element < length; ++element)
+      std::memcpy(values.at(index + element),
+                  base + (position + element * innerStride) * size, size);
   }
   return values;
 }
@@ -280,10 +333,10 @@ struct ProgramInputs {
   }
 };
 
-/// Runs `entry` over `inputs`; returns the outputs, contiguous on the
-/// host, and frees the buffers the program allocated for them.
-std::vector<HostTensor> run(Entry entry, const ProgramInputs &inputs,
-                            const std::vector<const TensorSpec *> &outputs) {
+/// Runs `entry` over `inputs`; returns the descriptors of its results, one
+/// after the other.
+std::vector<int64_t> execute(Entry entry, const ProgramInputs &inputs,
+                             const std::vector<const TensorSpec *> &outputs) {
   std::vector<int64_t> results;
   for (const TensorSpec *output : outputs)
     results.resize(results.size() + 3 + 2 * output->shape.size());
@@ -296,24 +349,107 @@ std::vector<HostTensor> run(Entry entry, const ProgramInputs &inputs,
   for (auto &descriptor : descriptors)
     arguments.push_back(descriptor.data());
   callEntry(entry, arguments);
+  return results;
+}
+
+/// The results `execute` returned, contiguous on the host.
+std::vector<HostTensor>
+readResults(const std::vector<int64_t> &results, const ProgramInputs &inputs,
+            const std::vector<const TensorSpec *> &outputs) {
   std::vector<HostTensor> values;
-  // Results may be views of the inputs or of one another: each buffer the
-  // program allocated is freed once.
-  std::vector<char *> owned;
   const int64_t *fields = results.data();
   for (const TensorSpec *output : outputs) {
     int64_t rank = static_cast<int64_t>(output->shape.size());
     values.push_back(readResult(fields, rank, output->code, inputs.onDevice));
+    fields += 3 + 2 * rank;
+  }
+  return values;
+}
+
+/// Frees the buffers the program allocated for the results `execute`
+/// returned. Results may be views of the inputs or of one another: each
+/// buffer is freed once.
+void releaseResults(const std::vector<int64_t> &results,
+                    const ProgramInputs &inputs,
+                    const std::vector<const TensorSpec *> &outputs) {
+  std::vector<char *> owned;
+  const int64_t *fields = results.data();
+  for (const TensorSpec *output : outputs) {
     auto *allocated = reinterpret_cast<char *>(fields[0]);
     bool isInput = std::find(inputs.data.begin(), inputs.data.end(),
                              allocated) != inputs.data.end();
     if (!isInput && std::find(owned.begin(), owned.end(), allocated) == owned.end())
       owned.push_back(allocated);
-    fields += 3 + 2 * rank;
+    fields += 3 + 2 * output->shape.size();
   }
   for (char *buffer : owned)
     fuser_deallocate(buffer);
+}
+
+/// Runs `entry` over `inputs`; returns the outputs, contiguous on the
+/// host, and frees the buffers the program allocated for them.
+std::vector<HostTensor> run(Entry entry, const ProgramInputs &inputs,
+                            const std::vector<const TensorSpec *> &outputs) {
+  std::vector<int64_t> results = execute(entry, inputs, outputs);
+  std::vector<HostTensor> values = readResults(results, inputs, outputs);
+  releaseResults(results, inputs, outputs);
   return values;
+}
+
+/// Runs `entry` `executions` times in batches of `batchSize` (see --time in
+/// the header); `values` gets the last execution's outputs. Returns each
+/// batch's time per execution in microseconds on this rank.
+std::vector<double>
+timeExecutions(Entry entry, const ProgramInputs &inputs,
+               const std::vector<const TensorSpec *> &outputs,
+               int64_t executions, int64_t batchSize,
+               std::vector<HostTensor> &values) {
+  std::vector<double> perExecution;
+  std::optional<std::vector<int64_t>> results;
+  for (int64_t done = 0; done < executions;) {
+    int64_t batch = std::min(batchSize, executions - done);
+    fuser_check(fuser_synchronize());
+    MPI_Barrier(MPI_COMM_WORLD);
+    auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < batch; ++i) {
+      // Stream-ordered: the release waits for the execution that made them.
+      if (results)
+        releaseResults(*results, inputs, outputs);
+      results = execute(entry, inputs, outputs);
+    }
+    fuser_check(fuser_synchronize());
+    std::chrono::duration<double, std::micro> elapsed =
+        std::chrono::steady_clock::now() - start;
+    perExecution.push_back(elapsed.count() / batch);
+    done += batch;
+  }
+  values = readResults(*results, inputs, outputs);
+  releaseResults(*results, inputs, outputs);
+  return perExecution;
+}
+
+/// The timing line of --time from each rank's batch times: per batch the
+/// slowest rank's, then their median, minimum and maximum. Collective; the
+/// line is rank 0's.
+std::string timingLine(const std::string &program,
+                       const std::vector<double> &times, int64_t executions,
+                       int64_t batchSize) {
+  std::vector<double> slowest(times.size());
+  MPI_Reduce(times.data(), slowest.data(), static_cast<int>(times.size()),
+             MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  std::sort(slowest.begin(), slowest.end());
+  size_t middle = slowest.size() / 2;
+  double median = slowest.size() % 2
+                      ? slowest[middle]
+                      : (slowest[middle - 1] + slowest[middle]) / 2;
+  char text[256];
+  std::snprintf(text, sizeof(text),
+                "timing %s: executions=%lld batch=%lld median_us=%.3f "
+                "min_us=%.3f max_us=%.3f",
+                program.c_str(), static_cast<long long>(executions),
+                static_cast<long long>(batchSize), median, slowest.front(),
+                slowest.back());
+  return text;
 }
 } // namespace
 
@@ -407,20 +543,28 @@ int main(int argc, char **argv) {
                 fuser_last_error())
                    .c_str());
   std::vector<HostTensor> outputs;
+  std::vector<double> batchTimes;
   int64_t cachedAfterFirst = 0, cached = 0, allocationsAfterFirst = 0,
           allocations = 0;
   {
     ProgramInputs inputs(locals, localShapes, onDevice);
-    for (int64_t iteration = 0; iteration < options.iterations; ++iteration) {
-      outputs = run(entry, inputs, outputSpecs);
-      if (iteration == 0) {
-        cachedAfterFirst = fuser_cached_buffer_count();
-        allocationsAfterFirst = fuser_device_allocation_count();
-      }
-    }
+    outputs = run(entry, inputs, outputSpecs);
+    cachedAfterFirst = fuser_cached_buffer_count();
+    allocationsAfterFirst = fuser_device_allocation_count();
+    if (options.time)
+      batchTimes =
+          timeExecutions(entry, inputs, outputSpecs, options.iterations - 1,
+                         options.timeBatch, outputs);
+    else
+      for (int64_t iteration = 1; iteration < options.iterations; ++iteration)
+        outputs = run(entry, inputs, outputSpecs);
     cached = fuser_cached_buffer_count();
     allocations = fuser_device_allocation_count();
   }
+  std::string timing;
+  if (options.time)
+    timing = timingLine(program.name, batchTimes, options.iterations - 1,
+                        options.timeBatch);
   if (cached != cachedAfterFirst)
     exitWith("the allocation cache grew from " +
              std::to_string(cachedAfterFirst) + " to " +
@@ -520,6 +664,8 @@ int main(int argc, char **argv) {
     }
     if (verdict.empty())
       verdict = line.str();
+    if (!timing.empty())
+      std::printf("fuser-exec: %s\n", timing.c_str());
     std::printf("fuser-exec: %s\n", verdict.c_str());
     std::fflush(stdout);
   }
