@@ -26,17 +26,58 @@ compile() { # <library> <program.mlir> [fuser-compile options...]
 }
 runs="$artifacts/runs.txt"
 : >"$runs"
-# run <library> <program> <iterations>: a line of the list run-gpu-tests.sh reads.
-run() { echo "$1 $2 $3" >>"$runs"; }
+# run <ranks> <library> <program> <iterations> [sanitize]: a line of the list
+# run-gpu-tests.sh reads; "sanitize" runs it under compute-sanitizer too.
+run() { echo "$*" >>"$runs"; }
+programs_of() { sed -n 's/^func\.func @\([A-Za-z0-9_]*\).*/\1/p' "$1"; }
 
-# Every program of the communications test that needs no kernel (the others
-# wait for GPU kernels), views at both ends included.
-communications="$FUSER_ROOT/test/e2e/Inputs/communications.mlir"
-for program in gather_rows slice_rows allreduce reduce_scatter scatter swap \
-               reduce view_ends; do
-  compile "$program.so" "$communications" --program="$program"
-  run "$program.so" "$program" 100
+# Every program of test/e2e, compiled with the options its .test files give
+# (on GPUs the communications go through NCCL, or CUDA IPC for a ring too);
+# the kernel tests and the MLPs also run under compute-sanitizer.
+e2e="$FUSER_ROOT/test/e2e/Inputs"
+compile communications.so "$e2e/communications.mlir"
+for program in $(programs_of "$e2e/communications.mlir"); do
+  run 2 communications.so "$program" 100
 done
+for placement in before after; do
+  compile "exp-gather-$placement.so" "$e2e/communications.mlir" \
+    --program=exp_gather --reshard-placement="$placement"
+  run 2 "exp-gather-$placement.so" exp_gather 100
+done
+compile kernels-e2e.so "$e2e/kernels.mlir"
+for program in $(programs_of "$e2e/kernels.mlir"); do
+  run 2 kernels-e2e.so "$program" 100 sanitize
+done
+compile pipelines-collective.so "$e2e/pipelines.mlir" --pipelining=collective
+compile pipelines-ring-nccl.so "$e2e/pipelines.mlir" --pipelining=ring
+compile pipelines-ring-ipc.so "$e2e/pipelines.mlir" --pipelining=ring --backend=cuda_ipc
+for library in pipelines-collective.so pipelines-ring-nccl.so pipelines-ring-ipc.so; do
+  for program in ag_gemm gemm_rs; do
+    run 2 "$library" "$program" 100
+  done
+done
+compile tp-mlp.so "$FUSER_ROOT/examples/tp_mlp.mlir"
+run 2 tp-mlp.so tp_mlp 100 sanitize
+compile sp-mlp.so "$FUSER_ROOT/test/scenarios/sp-mlp.mlir"
+run 2 sp-mlp.so sp_mlp 100 sanitize
+compile tp-mlp-bf16.so "$e2e/tp-mlp-bf16.mlir"
+run 2 tp-mlp-bf16.so tp_mlp_bf16 100 sanitize
+# More ranks than 2: run-gpu-tests.sh runs them where there are as many GPUs.
+compile three-ranks.so "$e2e/three-ranks.mlir"
+run 3 three-ranks.so shift 100
+compile two-axes.so "$e2e/two-axes.mlir"
+run 4 two-axes.so swap_axes 100
+compile dp-tp-mlp.so "$FUSER_ROOT/test/scenarios/dp-tp-mlp.mlir"
+run 4 dp-tp-mlp.so dp_tp_mlp 100 sanitize
+
+# The benchmark's kernels on one GPU: checked at small shapes (tails
+# included), timed at 1 GiB by bench/kernels/run.sh.
+kernels="$FUSER_ROOT/bench/kernels"
+compile kernels-small.so "$kernels/kernels-small.mlir"
+for program in $(programs_of "$kernels/kernels-small.mlir"); do
+  run 1 kernels-small.so "$program" 100 sanitize
+done
+compile kernels.so "$kernels/kernels.mlir"
 
 # AG+GEMM and GEMM+RS in bf16: collective over NCCL, ring over CUDA IPC and
 # over NCCL.
@@ -48,7 +89,7 @@ compile overlap-ring-nccl.so "$overlap" --backend=nccl --pipelining=ring --resha
 for library in overlap-collective.so overlap-ring-ipc.so overlap-ring-nccl.so; do
   for size in 2048_1024_4096 4096_4096_4096 8192_8192_8192; do
     for program in ag_gemm gemm_rs; do
-      run "$library" "${program}_$size" 20
+      run 2 "$library" "${program}_$size" 20
     done
   done
 done

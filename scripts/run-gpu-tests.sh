@@ -1,19 +1,35 @@
 #!/usr/bin/env bash
 # On a GPU machine (CUDA, NCCL, OpenMPI, CMake; no LLVM): builds the
 # runtime-only tree with the CUDA backend, runs the runtime's GPU tests and
-# every program scripts/build-gpu-artifacts.sh compiled, on 2 GPUs under
-# mpirun, each checked against its CPU reference. Ends with one line:
-# "N passed, N failed". NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
-# Usage: scripts/run-gpu-tests.sh [artifact-dir] [build-dir]
-#   (defaults: gpu-artifacts/ and build-gpu/)
+# every program scripts/build-gpu-artifacts.sh compiled on as many GPUs as
+# it has ranks, each checked against its CPU reference, and the programs the
+# list marks "sanitize" under compute-sanitizer memcheck and racecheck.
+# Ends with one line: "N passed, N failed". NVLink multicast stays off
+# (NCCL_NVLS_ENABLE=0).
+# Usage: scripts/run-gpu-tests.sh [artifact-dir] [build-dir] [log-dir]
+#   (defaults: gpu-artifacts/, build-gpu/ and build-dir/logs/)
+# The log folder gets, as they are written, this script's output
+# (run-gpu-tests.log) and one log per sanitizer run (<tool>.<library>.<program>.log).
+# Environment:
+#   FUSER_GPU_STEPS   which steps to run, of "gtest runs memcheck racecheck"
+#                     (all by default), so that each can be a command of its own
+#   FUSER_GPU_FILTER  an extended regex: only the runs whose line of runs.txt matches
+#   FUSER_SANITIZER_OPTIONS  more compute-sanitizer options, e.g.
+#                     "--kernel-name-exclude kns=nccl"
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/lib/tally.sh"
 
 artifacts=$(cd "${1:-$root/gpu-artifacts}" && pwd)
 build=${2:-$root/build-gpu}
+logs=${3:-$build/logs}
+steps=" ${FUSER_GPU_STEPS:-gtest runs memcheck racecheck} "
+filter=${FUSER_GPU_FILTER:-.}
+read -ra sanitizer_options <<<"${FUSER_SANITIZER_OPTIONS:-}"
+sanitizer=/usr/local/cuda/bin/compute-sanitizer
 export NCCL_NVLS_ENABLE=0
-mkdir -p "$build"
+mkdir -p "$build" "$logs"
+exec > >(tee -a "$logs/run-gpu-tests.log") 2>&1
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DFUSER_ENABLE_COMPILER=OFF -DFUSER_ENABLE_CUDA=ON -DFUSER_ENABLE_MPI=ON \
   -DFUSER_ENABLE_PYTHON=OFF -DGTEST_ROOT="$artifacts/gtest" \
@@ -21,23 +37,70 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 ||
   { tail -n 40 "$build/build.log"; exit 1; }
 export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# A run that outlives its bound is killed and counted as failed, so that a
-# hang costs minutes, not the machine.
-mpirun_2=(timeout -s KILL 300 mpirun --allow-run-as-root --oversubscribe -np 2
-          -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+
+# on_ranks <ranks> <mpirun options and command...>: a run that outlives its
+# bound is killed and counted as failed, so that a hang costs minutes, not
+# the machine.
+on_ranks() {
+  local ranks=$1
+  shift
+  timeout -s KILL 300 mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
+    -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH "$@"
+}
+# logged <file> <command...>: the command's output goes to the file as it
+# comes.
+logged() {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1
+}
+# The GPUs a run can take: the ones CUDA_VISIBLE_DEVICES leaves, or all.
+if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
+  IFS=, read -ra visible <<<"$CUDA_VISIBLE_DEVICES"
+  gpus=${#visible[@]}
+else
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+fi
+has_step() { [[ $steps == *" $1 "* ]]; }
 
 # The tests include a wait that must time out: keep the bound short. The
 # host tests and each GPU suite run in processes of their own, so that a
 # suite starts from a fresh backend.
-for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*'; do
-  run_gtest "${mpirun_2[@]}" -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
-    "$build/runtime/test/FuserRuntimeTests" --gtest_filter="$suite" </dev/null
-done
+if has_step gtest; then
+  for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*'; do
+    run_gtest on_ranks 2 -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
+      "$build/runtime/test/FuserRuntimeTests" --gtest_filter="$suite" </dev/null
+  done
+fi
 
-while read -r library program iterations; do
-  echo "== $library $program"
-  run_check "${mpirun_2[@]}" -x FUSER_TIMEOUT_S=120 \
-    "$build/bin/fuser-exec" "$artifacts/$library" \
-    --program "$program" --iterations "$iterations" --check </dev/null
-done <"$artifacts/runs.txt"
+# Each line: <ranks> <library> <program> <iterations> [sanitize]. Under a
+# sanitizer a program runs twice (the first execution allocates, the
+# second reuses), each rank wrapped, and any report fails the run.
+not_run=()
+while read -r ranks library program iterations sanitize; do
+  if ((ranks > gpus)); then
+    not_run+=("$library $program ($ranks ranks)")
+    continue
+  fi
+  exec_program=("$build/bin/fuser-exec" "$artifacts/$library" --program "$program" --check)
+  if has_step runs; then
+    echo "== $library $program"
+    run_check on_ranks "$ranks" -x FUSER_TIMEOUT_S=120 \
+      "${exec_program[@]}" --iterations "$iterations" </dev/null
+  fi
+  [ "$sanitize" = sanitize ] || continue
+  for tool in memcheck racecheck; do
+    has_step "$tool" || continue
+    log="$logs/$tool.${library%.so}.$program.log"
+    echo "== $tool $library $program (log: $log)"
+    run_check logged "$log" on_ranks "$ranks" --tag-output -x FUSER_TIMEOUT_S=240 \
+      "$sanitizer" --tool "$tool" --error-exitcode 1 "${sanitizer_options[@]}" \
+      "${exec_program[@]}" --iterations 2 </dev/null
+    grep -h -e 'ERROR SUMMARY' -e 'RACECHECK SUMMARY' -e 'fuser-exec:' "$log" || true
+  done
+done < <(grep -E "$filter" "$artifacts/runs.txt")
+if ((${#not_run[@]})); then
+  echo "not run, more ranks than the $gpus GPUs here:"
+  printf '  %s\n' "${not_run[@]}"
+fi
 tally_report
