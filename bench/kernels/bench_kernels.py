@@ -28,8 +28,7 @@ import sys
 import time
 
 ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8}
-TIMING = re.compile(r"fuser-exec: timing \S+: executions=(\d+) batch=(\d+) "
-                    r"median_us=([\d.]+) min_us=([\d.]+) max_us=([\d.]+)")
+TIMING = re.compile(r"fuser-exec: timing \S+: .* median_us=([\d.]+) ")
 
 
 def read_metadata(library):
@@ -64,8 +63,9 @@ def kind_of(name):
 
 
 def run_ours(args, name):
-    """fuser-exec --time on one rank: (median, min, max) in microseconds and
-    the lines it printed, or None and the lines when it failed."""
+    """fuser-exec --time on one rank: the median time per execution in
+    microseconds and the lines it printed, or None and the lines when it
+    failed."""
     command = shlex.split(args.mpirun) + [
         args.fuser_exec, args.library, "--program", name,
         "--iterations", str(args.iterations + 1), "--time",
@@ -82,7 +82,7 @@ def run_ours(args, name):
     timing = TIMING.search(done.stdout)
     if done.returncode != 0 or not timing:
         return None, [f"exit {done.returncode}: {shlex.join(command)}"] + lines
-    return tuple(float(timing.group(i)) for i in (3, 4, 5)), lines
+    return float(timing.group(1)), lines
 
 
 class Torch:
@@ -295,7 +295,7 @@ def main():
         rows.append({"kind": kind_of(name),
                      "shape": "x".join(map(str, program["inputs"][0]["shape"])),
                      "moved": bytes_moved(program),
-                     "ours": ours and ours[0], "eager": eager,
+                     "ours": ours, "eager": eager,
                      "compiled": compiled})
 
     report = ["# Kernels on one GPU: ours, PyTorch eager, torch.compile", ""]
