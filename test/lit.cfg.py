@@ -27,3 +27,10 @@ if os.path.exists(os.path.join(config.fuser_tools_dir, "fuser-exec")):
     config.substitutions.append(
         ("%mpirun", "mpirun --allow-run-as-root --oversubscribe "
                     "-x FUSER_TIMEOUT_S=30"))
+
+# Generated PTX is assembled for sm_90 where a CUDA toolkit is installed.
+cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+ptxas = os.path.join(cuda_home, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

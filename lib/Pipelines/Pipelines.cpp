@@ -7,6 +7,7 @@
 #include "fuser/Dialect/HostIR/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -18,10 +19,18 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 namespace passes = mlir::fuser;
@@ -99,12 +108,59 @@ void ::fuser::buildHostToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+namespace fuser {
+std::string defaultCudaPath() {
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    return home;
+  return "/usr/local/cuda";
+}
+} // namespace fuser
+
+void ::fuser::buildKernelsToPTXPipeline(OpPassManager &pm,
+                                        const GPUKernelOptions &options) {
+  pm.addPass(passes::createLowerKernelsToLinalg());
+  pm.addPass(passes::createScheduleGPUKernels());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createLowerAffinePass());
+  // Before convert-gpu-to-nvvm splits blocks at block-wide reductions.
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  // Kernel parameters are pointers to each buffer's first element.
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.ptxFeatures;
+  target.optLevel = 3;
+  // Math functions come from libdevice; fuser-verify-kernel-binary reports
+  // them when it is missing.
+  llvm::SmallString<128> libdevice(options.cudaPath);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (llvm::sys::fs::exists(libdevice))
+    target.linkLibs.push_back(std::string(libdevice));
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(passes::createVerifyKernelBinary());
+}
+
 void ::fuser::buildCPUToLLVMPipeline(OpPassManager &pm) {
   buildKernelsToLLVMPipeline(pm);
   buildHostToLLVMPipeline(pm, passes::HostTarget::CPU);
 }
 
-void ::fuser::buildCUDAHostToLLVMPipeline(OpPassManager &pm) {
+void ::fuser::buildCUDAToLLVMPipeline(OpPassManager &pm,
+                                      const GPUKernelOptions &options) {
+  buildKernelsToPTXPipeline(pm, options);
   buildHostToLLVMPipeline(pm, passes::HostTarget::CUDA);
 }
 
@@ -125,10 +181,15 @@ void ::fuser::registerFuserPipelines() {
       "dialect (kernels as fuser-kernels-to-llvm, host programs as calls "
       "into the runtime)",
       ::fuser::buildCPUToLLVMPipeline);
-  PassPipelineRegistration<>(
-      "fuser-cuda-host-to-llvm",
-      "Compile host programs for GPUs to the LLVM dialect (calls into the "
-      "runtime's CUDA backend; programs that launch kernels are refused "
-      "until kernels get GPU code generation)",
-      ::fuser::buildCUDAHostToLLVMPipeline);
+  PassPipelineRegistration<::fuser::GPUKernelOptions>(
+      "fuser-kernels-to-ptx",
+      "Compile the kernel module for GPUs: linalg, a schedule per kernel "
+      "(fuser-schedule-gpu-kernels), NVVM, and PTX in a gpu.binary",
+      ::fuser::buildKernelsToPTXPipeline);
+  PassPipelineRegistration<::fuser::GPUKernelOptions>(
+      "fuser-cuda-to-llvm",
+      "Compile host programs and their kernels for GPUs: kernels to PTX "
+      "(fuser-kernels-to-ptx), host programs to the LLVM dialect calling "
+      "the runtime's CUDA backend, which loads the PTX and launches them",
+      ::fuser::buildCUDAToLLVMPipeline);
 }

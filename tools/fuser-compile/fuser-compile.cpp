@@ -1,11 +1,11 @@
 //===- fuser-compile.cpp - annotated programs to shared libraries --------===//
 //
 // fuser-compile prog.mlir -o prog.so [--target=cpu|cuda] [--chip=sm_90]
-//                                     [--program=NAME...]
+//                 [--ptx-features=+ptx80] [--cuda-path=DIR] [--program=NAME...]
 //
 // Compiles every function of an annotated fuser program for CPU ranks or
 // for GPUs: the sharded program (fuser-to-hostir-pipeline, then
-// fuser-cpu-to-llvm or fuser-cuda-host-to-llvm) and, under
+// fuser-cpu-to-llvm or fuser-cuda-to-llvm, kernels as PTX) and, under
 // <name>__reference, the same program without shardings, always for the
 // CPU, which one rank runs to check the sharded result independently of
 // the target. The two are separate modules and objects whose symbols are
@@ -25,6 +25,7 @@
 #include "fuser/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -73,6 +74,19 @@ static cl::opt<std::string> chip(
     "chip",
     cl::desc("GPU architecture of --target=cuda, recorded in the metadata"),
     cl::init("sm_90"));
+static cl::opt<std::string> ptxFeatures(
+    "ptx-features",
+    cl::desc("PTX version of --target=cuda kernels, as an NVPTX feature"),
+    cl::init("+ptx80"));
+static cl::opt<std::string> ptxOutput(
+    "ptx-output",
+    cl::desc("also write the PTX of --target=cuda kernels to this file"),
+    cl::value_desc("file.ptx"));
+static cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit providing libdevice for --target=cuda kernels "
+             "(default: $CUDA_HOME, else /usr/local/cuda)"),
+    cl::init(::fuser::defaultCudaPath()));
 static cl::opt<std::string> backend(
     "backend",
     cl::desc("communication library the program posts on: mpi or nccl (the "
@@ -222,6 +236,25 @@ void addReference(ModuleOp module, func::FuncOp function) {
       llvm::map_to_vector(function.getResultTypes(), strip)));
 }
 
+/// Writes the kernels' PTX (the gpu.binary's object) to --ptx-output, if
+/// given.
+LogicalResult writePTX(ModuleOp module) {
+  if (ptxOutput.empty())
+    return success();
+  std::error_code code;
+  llvm::raw_fd_ostream ptx(ptxOutput, code);
+  if (code) {
+    llvm::errs() << "fuser-compile: cannot write " << ptxOutput << ": "
+                 << code.message() << "\n";
+    return failure();
+  }
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      ptx << cast<gpu::ObjectAttr>(object).getObject().getValue();
+  });
+  return success();
+}
+
 /// Lowers the fuser functions of `module` to the LLVM dialect for
 /// `programTarget`, posting communications on `programBackend`.
 LogicalResult lowerToLLVM(ModuleOp module, HostTarget programTarget,
@@ -238,9 +271,18 @@ LogicalResult lowerToLLVM(ModuleOp module, HostTarget programTarget,
   case HostTarget::CPU:
     ::fuser::buildCPUToLLVMPipeline(pm);
     break;
-  case HostTarget::CUDA:
-    ::fuser::buildCUDAHostToLLVMPipeline(pm);
-    break;
+  case HostTarget::CUDA: {
+    ::fuser::GPUKernelOptions kernels;
+    kernels.chip = chip;
+    kernels.ptxFeatures = ptxFeatures;
+    kernels.cudaPath = cudaPath;
+    ::fuser::buildKernelsToPTXPipeline(pm, kernels);
+    if (failed(pm.run(module)) || failed(writePTX(module)))
+      return failure();
+    PassManager host(module.getContext());
+    ::fuser::buildHostToLLVMPipeline(host, HostTarget::CUDA);
+    return host.run(module);
+  }
   }
   return pm.run(module);
 }
@@ -311,9 +353,14 @@ int main(int argc, char **argv) {
                     "--backend=nccl or --backend=cuda_ipc\n";
     return 1;
   }
-  if (target == HostTarget::CPU && chip.getNumOccurrences()) {
-    llvm::errs() << "fuser-compile: --chip applies to --target=cuda only\n";
-    return 1;
+  for (const cl::Option *gpuOption :
+       std::initializer_list<const cl::Option *>{&chip, &ptxFeatures,
+                                                 &ptxOutput, &cudaPath}) {
+    if (target == HostTarget::CPU && gpuOption->getNumOccurrences()) {
+      llvm::errs() << "fuser-compile: --" << gpuOption->ArgStr
+                   << " applies to --target=cuda only\n";
+      return 1;
+    }
   }
   if (!isChipName(chip)) {
     llvm::errs() << "fuser-compile: --chip takes a CUDA architecture such as "

@@ -128,4 +128,59 @@ def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
   ];
 }
 
+def ScheduleGPUKernels : Pass<"fuser-schedule-gpu-kernels", "ModuleOp"> {
+  let summary = "Give each kernel a GPU schedule: linalg on tensors to gpu.func";
+  let description = [{
+    Contract. Reads: the kernel module `@kernels` with its fuser ops already
+    upstream ops on tensors (fuser-lower-kernels-to-linalg), and the host
+    programs launching its kernels. Writes: `gpu.module @kernels` with one
+    `gpu.func` kernel per function, and every `hostir.launch` of it given
+    the grid and block its schedule chose.
+
+    A schedule maps each thread to the elements it computes; every value is
+    computed where it is used, from the kernel's inputs, so a fused kernel
+    reads each input once and writes each output once. The schedule is
+    chosen from the kernel's shapes and layouts:
+    - rows: all reductions run over the same trailing dims (sums, max,
+      softmax, layer and RMS norms, var_mean): one block per row, or one
+      warp per row for short rows; each thread keeps its part of the row in
+      registers, folds it, and the block combines the partial values with
+      `gpu.all_reduce` (warp shuffles, then shared memory) or, for a warp,
+      `gpu.subgroup_reduce` lowered to shuffles;
+    - outer reductions (over leading dims): threads across the kept,
+      contiguous dims, each folding its columns down the reduced rows, so
+      loads stay coalesced; the block's rows combined through shared memory;
+    - transposes: an output whose fastest dim is not its widest input's is
+      produced through a 32x32 shared-memory tile, read along the input's
+      fastest dim and written along the output's;
+    - pointwise (anything else): a grid-stride loop over the outputs in
+      their memory order; reductions that fit no schedule above are
+      computed by each thread in a loop.
+    Where the fastest dim allows, each thread moves 16 bytes at a time
+    (vector loads and stores); whether the buffers are aligned for it is
+    checked at run time, with a scalar path otherwise. f16 and bf16 compute
+    in f32 (as the linalg bodies say).
+
+    Kernel parameters: each memref is passed as a pointer to its first
+    element, so parameters have the launch's shape and strides with offset
+    0 (the host lowering adds the offset).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect"];
+}
+
+def VerifyKernelBinary : Pass<"fuser-verify-kernel-binary", "ModuleOp"> {
+  let summary = "Reject PTX that calls functions it does not define";
+  let description = [{
+    Contract. Reads: `gpu.binary` ops holding PTX (gpu-module-to-binary with
+    `format=isa`). Writes: nothing. Reports any PTX that declares an
+    external function, such as a libdevice math function (`__nv_expf`) left
+    unlinked when no libdevice was found: such PTX would only fail when the
+    driver loads it.
+  }];
+}
+
 #endif // FUSER_CONVERSION_PASSES_TD

@@ -13,6 +13,9 @@ class OpPassManager;
 
 namespace fuser {
 
+/// $CUDA_HOME, or /usr/local/cuda.
+std::string defaultCudaPath();
+
 struct FuserToHostIRPipelineOptions
     : public mlir::PassPipelineOptions<FuserToHostIRPipelineOptions> {
   Option<std::string> backend{*this, "backend",
@@ -39,6 +42,25 @@ struct FuserToHostIRPipelineOptions
       llvm::cl::init(false)};
 };
 
+/// Where GPU kernels run and where their math functions come from.
+struct GPUKernelOptions : public mlir::PassPipelineOptions<GPUKernelOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture (sm_90: H100, "
+                                          "H200)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> ptxFeatures{
+      *this, "ptx-features",
+      llvm::cl::desc("PTX version of the kernels, as an NVPTX feature "
+                     "(+ptx80: PTX 8.0, CUDA 12.0 drivers and later)"),
+      llvm::cl::init("+ptx80")};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose nvvm/libdevice/libdevice.10.bc "
+                     "provides math functions (default: $CUDA_HOME, else "
+                     "/usr/local/cuda)"),
+      llvm::cl::init(defaultCudaPath())};
+};
+
 /// Annotated fuser functions to host programs: propagation, decomposition,
 /// layouts, segmentation, lowering, allocation caching (optional) and
 /// deallocation placement, each stage's contract checked.
@@ -61,13 +83,22 @@ void buildHostToLLVMPipeline(mlir::OpPassManager &pm,
 /// ranks: the kernels as above, the host programs as runtime calls.
 void buildCPUToLLVMPipeline(mlir::OpPassManager &pm);
 
-/// Host programs to the LLVM dialect for GPUs, one per rank (the CUDA
-/// backend). Kernels have no GPU code generation yet: programs that launch
-/// any are refused.
-void buildCUDAHostToLLVMPipeline(mlir::OpPassManager &pm);
+/// The kernel module to PTX: fuser ops to linalg (as for CPUs), a GPU
+/// schedule per kernel, upstream's NVVM lowering, and
+/// gpu-module-to-binary's PTX (libdevice linked), checked for unresolved
+/// calls.
+void buildKernelsToPTXPipeline(mlir::OpPassManager &pm,
+                               const GPUKernelOptions &options);
+
+/// Host programs and their kernels for GPUs, one per rank (the CUDA
+/// backend): the kernels to PTX, then the host programs to runtime calls
+/// that load it and launch them.
+void buildCUDAToLLVMPipeline(mlir::OpPassManager &pm,
+                             const GPUKernelOptions &options);
 
 /// Registers `fuser-to-hostir-pipeline`, `fuser-kernels-to-llvm`,
-/// `fuser-cpu-to-llvm` and `fuser-cuda-host-to-llvm` for command-line use.
+/// `fuser-cpu-to-llvm`, `fuser-kernels-to-ptx` and `fuser-cuda-to-llvm`
+/// for command-line use.
 void registerFuserPipelines();
 
 } // namespace fuser

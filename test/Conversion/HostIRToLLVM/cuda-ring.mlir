@@ -1,7 +1,7 @@
 // Ring GEMM+RS over CUDA IPC compiled for GPUs: library calls, IPC
 // signals, copies from the peer's buffer and the library reduction of the
 // received blocks; no kernel. The shared buffer is cached symmetric memory.
-// RUN: fuser-opt %s --fuser-to-hostir-pipeline='pipelining=ring backend=cuda_ipc cache-allocations=true' --fuser-cuda-host-to-llvm | FileCheck %s
+// RUN: fuser-opt %s --fuser-to-hostir-pipeline='pipelining=ring backend=cuda_ipc cache-allocations=true' --fuser-cuda-to-llvm | FileCheck %s
 // CHECK-NOT: @kernels
 // CHECK-LABEL: llvm.func @gemm_rs_ring(
 // CHECK: %[[CUDA:.*]] = llvm.mlir.constant(1 : i32) : i32

@@ -78,9 +78,12 @@ void OrderInference::visit(ShardingRuleOpInterface op) {
     return;
   // The reference: the operand with the most dims above size 1 that is not
   // row-major (a row-major one has nothing to pass on); ties go first.
+  // An expand repeats size-1 dims and puts them outermost only because
+  // repeated data has no memory order: it passes nothing on.
   std::optional<unsigned> reference;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-    if (!getSharding(operand) || layoutOf(operand).isRowMajor())
+    if (!getSharding(operand) || layoutOf(operand).isRowMajor() ||
+        isa_and_nonnull<ExpandOp>(operand.getDefiningOp()))
       continue;
     if (!reference ||
         countNonUnitDims(operand) > countNonUnitDims(op->getOperand(*reference)))

@@ -60,3 +60,18 @@ func.func @view_sources_stay(%x: tensor<8x4xf32, #cm>) {
   %1 = fuser.reshape %0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> -> tensor<32xf32, #fuser.sharding<#mesh, [[]]>>
   return
 }
+
+// -----
+
+// An expanded per-row value passes no order on: the softmax-style
+// difference stays row-major.
+#mesh = #fuser.mesh<[2]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+// CHECK-LABEL: func.func @expanded_rows_pass_nothing_on
+func.func @expanded_rows_pass_nothing_on(%x: tensor<8x16xf32, #rep>) {
+  %m = fuser.max %x dims = [1] keepdim : tensor<8x16xf32, #rep> -> tensor<8x1xf32, #rep>
+  %mb = fuser.expand %m : tensor<8x1xf32, #rep> -> tensor<8x16xf32, #rep>
+  // CHECK: fuser.sub {{.*}} -> tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
+  %d = fuser.sub %x, %mb : (tensor<8x16xf32, #rep>, tensor<8x16xf32, #rep>) -> tensor<8x16xf32, #rep>
+  return
+}

@@ -1,0 +1,108 @@
+// The schedule fuser-schedule-gpu-kernels gives each kind of kernel.
+// RUN: fuser-opt %s --split-input-file --fuser-to-hostir-pipeline --fuser-lower-kernels-to-linalg --fuser-schedule-gpu-kernels | FileCheck %s
+
+// Pointwise, bf16: a grid-stride loop, eight bf16 (16 bytes) per thread
+// and access, computed in f32, behind a run-time alignment check.
+#mesh = #fuser.mesh<[1]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#rep1 = #fuser.sharding<#mesh, [[]]>
+func.func @bias_gelu(%x: tensor<64x1024xbf16, #rep>, %b: tensor<1024xbf16, #rep1>) -> tensor<64x1024xbf16, #rep> {
+  %bb = fuser.broadcast %b dims = [1] : tensor<1024xbf16, #rep1> -> tensor<64x1024xbf16, #rep>
+  %s = fuser.add %x, %bb : (tensor<64x1024xbf16, #rep>, tensor<64x1024xbf16, #rep>) -> tensor<64x1024xbf16, #rep>
+  %y = fuser.gelu %s approximation = tanh : tensor<64x1024xbf16, #rep> -> tensor<64x1024xbf16, #rep>
+  return %y : tensor<64x1024xbf16, #rep>
+}
+// CHECK-LABEL: func.func @bias_gelu
+// CHECK: hostir.launch @kernels::@bias_gelu_kernel_0 blocks(%[[B:.*]], %{{.*}}, %{{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}})
+// The broadcast bias is a view whose row stride (0) the launch passes.
+// CHECK-LABEL: gpu.func @bias_gelu_kernel_0
+// CHECK-SAME: (%{{.*}}: memref<64x1024xbf16>, %[[BIAS:.*]]: memref<1xbf16>, %{{.*}}: memref<64x1024xbf16>, %[[STRIDE:.*]]: index)
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[BIAS]] to offset: [0], sizes: [64, 1024], strides: [%[[STRIDE]], 1]
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x1024xbf16>, vector<8xbf16>
+// CHECK: memref.load %[[VIEW]]
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: math.tanh %{{.*}} : f32
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<64x1024xbf16>, vector<8xbf16>
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}} : memref<64x1024xbf16>
+
+// -----
+
+// Softmax over rows of 4096 bf16: a block per row (4096 / 8 = 512 lane
+// groups, 128 threads each owning 4), the row held in registers between
+// the two block reductions.
+#mesh = #fuser.mesh<[1]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+func.func @softmax(%x: tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep> {
+  %mx = fuser.max %x dims = [1] keepdim : tensor<16x4096xbf16, #rep> -> tensor<16x1xbf16, #rep>
+  %mxb = fuser.expand %mx : tensor<16x1xbf16, #rep> -> tensor<16x4096xbf16, #rep>
+  %d = fuser.sub %x, %mxb : (tensor<16x4096xbf16, #rep>, tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep>
+  %e = fuser.exp %d : tensor<16x4096xbf16, #rep> -> tensor<16x4096xbf16, #rep>
+  %s = fuser.sum %e dims = [1] keepdim : tensor<16x4096xbf16, #rep> -> tensor<16x1xbf16, #rep>
+  %sb = fuser.expand %s : tensor<16x1xbf16, #rep> -> tensor<16x4096xbf16, #rep>
+  %y = fuser.div %e, %sb : (tensor<16x4096xbf16, #rep>, tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep>
+  return %y : tensor<16x4096xbf16, #rep>
+}
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[ROWS:.*]] = arith.constant 16 : index
+// CHECK: %[[THREADS:.*]] = arith.constant 128 : index
+// CHECK: hostir.launch @kernels::@softmax_kernel_0 blocks(%[[ROWS]], %{{.*}}, %{{.*}}) threads(%[[THREADS]], %{{.*}}, %{{.*}})
+// CHECK-LABEL: gpu.func @softmax_kernel_0
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: scf.if
+// CHECK-COUNT-4: vector.load %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
+// CHECK-NOT: vector.load
+// CHECK: gpu.all_reduce maximumf %{{.*}} uniform
+// CHECK-NOT: vector.load
+// CHECK: gpu.all_reduce add %{{.*}} uniform
+// CHECK-NOT: vector.load
+// CHECK-COUNT-4: vector.store %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
+// CHECK: } else {
+
+// -----
+
+// Layer norm statistics over short rows (64 f32): one warp per row, warp
+// shuffles, four rows per block; the per-row outputs stored by the first
+// thread of each row.
+#mesh = #fuser.mesh<[1]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+func.func @var_mean(%x: tensor<32x64xf32, #rep>) -> (tensor<32x1xf32, #rep>, tensor<32x1xf32, #rep>) {
+  %v, %m = fuser.var_mean %x dims = [1] keepdim {correction = 0 : i64} : tensor<32x64xf32, #rep> -> tensor<32x1xf32, #rep>, tensor<32x1xf32, #rep>
+  return %v, %m : tensor<32x1xf32, #rep>, tensor<32x1xf32, #rep>
+}
+// CHECK-LABEL: func.func @var_mean
+// CHECK: %[[BLOCKS:.*]] = arith.constant 8 : index
+// CHECK: hostir.launch @kernels::@var_mean_kernel_0 blocks(%[[BLOCKS]]
+// CHECK-LABEL: gpu.func @var_mean_kernel_0
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: vector.load %{{.*}} : memref<32x64xf32>, vector<4xf32>
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: arith.cmpi eq
+// CHECK: scf.if
+// CHECK: memref.store
+
+// -----
+
+// A transposing copy: the output's fastest dim is the input's slowest.
+// Computed through a padded 32x32 shared-memory tile.
+#mesh = #fuser.mesh<[1]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+func.func @transpose(%x: tensor<64x96xf32, #rep>) -> tensor<96x64xf32, #rep> {
+  %t = fuser.permute %x perm = [1, 0] : tensor<64x96xf32, #rep> -> tensor<96x64xf32, #rep>
+  %e = fuser.exp %t : tensor<96x64xf32, #rep> -> tensor<96x64xf32, #rep>
+  return %e : tensor<96x64xf32, #rep>
+}
+// CHECK-LABEL: func.func @transpose
+// CHECK: %[[TILES:.*]] = arith.constant 6 : index
+// CHECK: hostir.launch @kernels::@transpose_kernel_0 blocks(%[[TILES]]
+// CHECK-LABEL: gpu.func @transpose_kernel_0
+// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[TILE]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: memref.load %[[TILE]]
