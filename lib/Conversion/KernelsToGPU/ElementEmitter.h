@@ -53,6 +53,8 @@ public:
   AffineExpr lane() const;
   /// Computes lane `lane` from now on.
   void setLane(int64_t lane) { currentLane = lane; }
+  /// The lane being computed.
+  int64_t laneNumber() const { return currentLane; }
 
   /// The value at `index` of `tensor` (a value of the kernel function).
   FailureOr<Value> element(Value tensor, ArrayRef<AffineExpr> index);

@@ -106,3 +106,20 @@ func.func @transpose(%x: tensor<64x96xf32, #rep>) -> tensor<96x64xf32, #rep> {
 // CHECK-COUNT-4: memref.store %{{.*}}, %[[TILE]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: memref.load %[[TILE]]
+
+// -----
+
+// Sums over the leading dim: a thread per four consecutive columns folds
+// them down the rows in a loop, loads coalesced across the warp.
+#mesh = #fuser.mesh<[1]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#rep1 = #fuser.sharding<#mesh, [[]]>
+func.func @column_sums(%x: tensor<96x256xf32, #rep>) -> tensor<256xf32, #rep1> {
+  %s = fuser.sum %x dims = [0] : tensor<96x256xf32, #rep> -> tensor<256xf32, #rep1>
+  return %s : tensor<256xf32, #rep1>
+}
+// CHECK-LABEL: gpu.func @column_sums_kernel_0
+// CHECK: scf.if
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32)
+// CHECK: vector.load %{{.*}} : memref<96x256xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}} : memref<256xf32>, vector<4xf32>

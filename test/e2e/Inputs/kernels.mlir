@@ -44,3 +44,13 @@ func.func @returned_twice(%x: tensor<8x4xf32, #rows>) -> (tensor<8x4xf32, #rows>
   %0 = fuser.exp %x : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rows>
   return %0, %0, %x : tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>
 }
+
+// sums and maxima over the (unsplit) leading dim of column-split tensors
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#cols1 = #fuser.sharding<#mesh, [[0]]>
+func.func @column_stats(%x: tensor<24x64xf32, #cols>) -> (tensor<64xf32, #cols1>, tensor<1x64xf32, #cols>) {
+  %s = fuser.sum %x dims = [0] : tensor<24x64xf32, #cols> -> tensor<64xf32, #cols1>
+  %m = fuser.max %x dims = [0] keepdim : tensor<24x64xf32, #cols> -> tensor<1x64xf32, #cols>
+  %e = fuser.exp %m : tensor<1x64xf32, #cols> -> tensor<1x64xf32, #cols>
+  return %s, %e : tensor<64xf32, #cols1>, tensor<1x64xf32, #cols>
+}
