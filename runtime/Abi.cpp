@@ -86,6 +86,42 @@ bool sameDType(const char *what,
 int64_t teamSize(const FuserTeam &team) {
   return static_cast<int64_t>(team.members.size());
 }
+
+std::string describeSizes(const int64_t sizes[3]) {
+  return std::to_string(sizes[0]) + " x " + std::to_string(sizes[1]) + " x " +
+         std::to_string(sizes[2]);
+}
+
+/// Checks a launch's sizes against CUDA's limits, so that a program's
+/// mistake reads as one instead of the driver's error code.
+bool checkLaunchSizes(const char *kernel, const int64_t grid[3],
+                      const int64_t block[3]) {
+  const int64_t maxGrid[] = {2147483647, 65535, 65535};
+  const int64_t maxBlock[] = {1024, 1024, 64};
+  constexpr int64_t maxThreads = 1024;
+  std::string what = std::string("launch of kernel '") + kernel + "': ";
+  for (int dim = 0; dim < 3; ++dim) {
+    if (grid[dim] < 1 || grid[dim] > maxGrid[dim]) {
+      fail(what + "grid " + describeSizes(grid) +
+           " is out of bounds: a grid has 1 to " + describeSizes(maxGrid) +
+           " blocks");
+      return false;
+    }
+    if (block[dim] < 1 || block[dim] > maxBlock[dim]) {
+      fail(what + "block " + describeSizes(block) +
+           " is out of bounds: a block has 1 to " + describeSizes(maxBlock) +
+           " threads");
+      return false;
+    }
+  }
+  if (int64_t threads = block[0] * block[1] * block[2]; threads > maxThreads) {
+    fail(what + "block " + describeSizes(block) + " has " +
+         std::to_string(threads) + " threads; a block has at most " +
+         std::to_string(maxThreads));
+    return false;
+  }
+  return true;
+}
 } // namespace
 
 extern "C" {
@@ -320,6 +356,23 @@ FuserStatus fuser_reduce_blocks(const FuserBuffer *input,
   if (!checkBuffers("reduce_blocks", *input, *out, input->sizes[0], 1))
     return FUSER_FAILED;
   return getBackend().reduceBlocks(*input, *out, kind);
+}
+
+//--- GPU kernels -----------------------------------------------------------//
+
+FuserStatus fuser_launch_kernel(const char *image, const char *kernel,
+                                void **function, int64_t gridX, int64_t gridY,
+                                int64_t gridZ, int64_t blockX, int64_t blockY,
+                                int64_t blockZ, void **parameters) {
+  if (!image || !kernel || !function)
+    return fail("launch_kernel: the image, the kernel's name and its "
+                "function slot must not be null");
+  const int64_t grid[] = {gridX, gridY, gridZ};
+  const int64_t block[] = {blockX, blockY, blockZ};
+  if (!checkLaunchSizes(kernel, grid, block))
+    return FUSER_FAILED;
+  return getBackend().launchKernel(image, kernel, function, grid, block,
+                                   parameters);
 }
 
 //--- CUDA IPC --------------------------------------------------------------//

@@ -92,6 +92,12 @@ public:
   virtual void synchronizeStream(FuserStream *stream) = 0;
   virtual FuserStream *wrapStream(void *nativeStream) = 0;
 
+  // GPU kernels, sizes checked by the caller (fuser_launch_kernel).
+  virtual FuserStatus launchKernel(const char *image, const char *kernel,
+                                   void **function, const int64_t grid[3],
+                                   const int64_t block[3],
+                                   void **parameters) = 0;
+
   // CUDA IPC.
   virtual FuserIpcHandles *ipcShare(FuserTeam &team,
                                     const FuserBuffer &buffer) = 0;

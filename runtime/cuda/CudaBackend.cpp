@@ -33,16 +33,25 @@ std::pair<int, int> getNodeLocalRank() {
 
 template <typename Function>
 FuserStatus resolve(Function &function, const char *symbol) {
-  void *address = nullptr;
-  cudaDriverEntryPointQueryResult found;
-  cudaError_t error = cudaGetDriverEntryPointByVersion(
-      symbol, &address, /*cudaVersion=*/12000, cudaEnableDefault, &found);
-  if (error != cudaSuccess || found != cudaDriverEntryPointSuccess || !address)
+  void *address = findDriverEntryPoint(symbol);
+  if (!address)
     return fail(std::string("the CUDA driver has no ") + symbol);
   function = reinterpret_cast<Function>(address);
   return FUSER_OK;
 }
 } // namespace
+
+void *cuda::findDriverEntryPoint(const char *symbol) {
+  void *address = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  cudaError_t error = cudaGetDriverEntryPointByVersion(
+      symbol, &address, /*cudaVersion=*/12000, cudaEnableDefault, &found);
+  if (error != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return address;
+}
 
 CudaBackend &cuda::getActiveCudaBackend() { return *activeBackend; }
 
@@ -78,7 +87,11 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
                                           cudaStreamNonBlocking),
                 "fuser_use_backend", "cudaStreamCreateWithFlags") ||
       resolve(backend->driver.streamWriteValue32, "cuStreamWriteValue32") ||
-      resolve(backend->driver.streamWaitValue32, "cuStreamWaitValue32"))
+      resolve(backend->driver.streamWaitValue32, "cuStreamWaitValue32") ||
+      resolve(backend->driver.moduleLoadDataEx, "cuModuleLoadDataEx") ||
+      resolve(backend->driver.moduleGetFunction, "cuModuleGetFunction") ||
+      resolve(backend->driver.moduleUnload, "cuModuleUnload") ||
+      resolve(backend->driver.launchKernel, "cuLaunchKernel"))
     return nullptr;
 
   // The pool keeps what programs free (no release threshold), so that
@@ -118,6 +131,7 @@ void CudaBackend::release() {
   for (auto &[key, share] : ipcShares)
     releaseShare(*share);
   ipcShares.clear();
+  unloadKernelModules();
   finalizeCommunicators();
   matmulEngine.reset();
   for (auto &[address, allocation] : allocations) {

@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,10 @@ struct CudaStream : FuserStream {
 /// error (fuser_fail adds the rank) and returns FUSER_FAILED; FUSER_OK for
 /// cudaSuccess.
 FuserStatus checkCuda(cudaError_t error, const char *op, const char *call);
-FuserStatus checkDriver(CUresult result, const char *op, const char *call);
+/// The same for a driver call, followed by `detail` (what the driver said
+/// besides its result) when there is one.
+FuserStatus checkDriver(CUresult result, const char *op, const char *call,
+                        const std::string &detail = {});
 FuserStatus checkNccl(ncclResult_t result, const char *op, const char *call);
 FuserStatus checkCublas(cublasStatus_t status, const char *op,
                         const char *call);
@@ -59,12 +63,20 @@ FuserStatus checkCublas(cublasStatus_t status, const char *op,
 /// chosen for each problem (CudaLibrary.cpp).
 class MatmulEngine;
 
-/// Driver entry points for stream memory operations, resolved through the
-/// runtime API (the runtime does not link libcuda: machines without a GPU
-/// still load it).
+/// The driver's entry point `symbol` (of its CUDA 12 version), or null
+/// when the driver has none. The runtime does not link libcuda, so that
+/// machines without a GPU still load it: driver calls go through the
+/// runtime API.
+void *findDriverEntryPoint(const char *symbol);
+
+/// Driver entry points for stream memory operations and GPU kernels.
 struct DriverCalls {
   decltype(&cuStreamWriteValue32) streamWriteValue32 = nullptr;
   decltype(&cuStreamWaitValue32) streamWaitValue32 = nullptr;
+  decltype(&cuModuleLoadDataEx) moduleLoadDataEx = nullptr;
+  decltype(&cuModuleGetFunction) moduleGetFunction = nullptr;
+  decltype(&cuModuleUnload) moduleUnload = nullptr;
+  decltype(&cuLaunchKernel) launchKernel = nullptr;
 };
 
 /// A posted communication: an event recorded on the stream it ran on, or,
@@ -148,6 +160,11 @@ public:
   void synchronizeStream(FuserStream *stream) override;
   FuserStream *wrapStream(void *nativeStream) override;
 
+  FuserStatus launchKernel(const char *image, const char *kernel,
+                           void **function, const int64_t grid[3],
+                           const int64_t block[3],
+                           void **parameters) override;
+
   FuserIpcHandles *ipcShare(FuserTeam &team,
                             const FuserBuffer &buffer) override;
   void *ipcPeerPointer(FuserIpcHandles &handles, int64_t peer) override;
@@ -203,6 +220,13 @@ private:
   void releaseShare(IpcShare &share);
   /// Releases the shares of buffers within the allocation at `address`.
   void releaseSharesOf(void *address, int64_t bytes);
+  /// Loads `kernel` of `image` (the module once) and stores it in the
+  /// program's slot `function` (CudaKernels.cpp).
+  FuserStatus loadKernel(const char *image, const char *kernel,
+                         void **function);
+  /// Unloads the modules and clears the program slots that held their
+  /// kernels (fuser_finalize).
+  void unloadKernelModules();
 
   int device = 0;
   DriverCalls driver;
@@ -228,6 +252,13 @@ private:
   std::map<std::vector<int64_t>, ncclComm_t> communicators;
   std::vector<cudaEvent_t> freeEvents, allEvents;
   std::unique_ptr<MatmulEngine> matmulEngine;
+  /// Guards the loaded modules and the filled slots: programs on several
+  /// threads may launch a kernel for the first time together.
+  std::mutex kernelMutex;
+  /// The PTX modules loaded so far, by the address of their image.
+  std::map<const char *, CUmodule> kernelModules;
+  /// The program slots launches stored a kernel in.
+  std::vector<void **> kernelSlots;
 };
 
 /// The backend as the library calls see it (only while it is the one in

@@ -27,11 +27,22 @@ FuserStatus cuda::checkCuda(cudaError_t error, const char *op,
                       cudaGetErrorString(error) + ")");
 }
 
-FuserStatus cuda::checkDriver(CUresult result, const char *op,
-                              const char *call) {
+FuserStatus cuda::checkDriver(CUresult result, const char *op, const char *call,
+                              const std::string &detail) {
   if (result == CUDA_SUCCESS)
     return FUSER_OK;
-  return failCall(op, call, "CUDA driver error " + std::to_string(result));
+  static auto getErrorName = reinterpret_cast<decltype(&cuGetErrorName)>(
+      findDriverEntryPoint("cuGetErrorName"));
+  static auto getErrorString = reinterpret_cast<decltype(&cuGetErrorString)>(
+      findDriverEntryPoint("cuGetErrorString"));
+  const char *name = nullptr, *description = nullptr;
+  std::string message =
+      getErrorName && getErrorString &&
+              getErrorName(result, &name) == CUDA_SUCCESS &&
+              getErrorString(result, &description) == CUDA_SUCCESS
+          ? std::string(name) + " (" + description + ")"
+          : "CUDA driver error " + std::to_string(result);
+  return failCall(op, call, detail.empty() ? message : message + "; " + detail);
 }
 
 FuserStatus cuda::checkNccl(ncclResult_t result, const char *op,

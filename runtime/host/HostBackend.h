@@ -64,6 +64,11 @@ public:
   void synchronizeStream(FuserStream *) override {}
   FuserStream *wrapStream(void *nativeStream) override;
 
+  FuserStatus launchKernel(const char *image, const char *kernel,
+                           void **function, const int64_t grid[3],
+                           const int64_t block[3],
+                           void **parameters) override;
+
   FuserIpcHandles *ipcShare(FuserTeam &team,
                             const FuserBuffer &buffer) override;
   void *ipcPeerPointer(FuserIpcHandles &handles, int64_t peer) override;

@@ -78,6 +78,15 @@ FuserStream *HostBackend::wrapStream(void *) {
   return nullptr;
 }
 
+FuserStatus HostBackend::launchKernel(const char *, const char *kernel, void **,
+                                      const int64_t *, const int64_t *,
+                                      void **) {
+  return fail(std::string("launch of kernel '") + kernel +
+              "': a GPU kernel cannot run on the host backend (CPU ranks); "
+              "select the CUDA backend, or compile the program with "
+              "--target=cpu for CPU kernels");
+}
+
 static FuserStatus needsCuda(const char *op) {
   return fail(std::string(op) +
               ": CUDA IPC needs the CUDA backend (compile with --target=cuda)");

@@ -270,6 +270,32 @@ FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
 FuserStatus fuser_reduce_blocks(const FuserBuffer *input,
                                 const FuserBuffer *out, FuserReduction kind);
 
+/*--- GPU kernels (CUDA backend only) ---------------------------------------*/
+
+/* Launches `kernel`, an entry of the module `image` the program embeds
+ * (PTX text, NUL-terminated; the driver also takes a cubin or a
+ * fatbinary), asynchronously on the current stream: a grid of
+ * gridX x gridY x gridZ blocks of blockX x blockY x blockZ threads.
+ * Every size is positive; a grid has at most 2^31 - 1 x 65535 x 65535
+ * blocks, a block at most 1024 x 1024 x 64 threads and 1024 in all.
+ * `parameters` holds one pointer per kernel parameter to its value, as
+ * cuLaunchKernel takes them (compiled programs pass each memref as one
+ * pointer to its first element, indices as i64, scalars as themselves).
+ * `*function` is the program's cache slot for the kernel, null before its
+ * first launch: the first launch loads the image (once per process,
+ * whichever kernel of it comes first; thread-safe), looks the kernel up
+ * and stores it there, so that later launches only launch.
+ * fuser_finalize unloads the modules and clears the slots it filled (the
+ * program must stay loaded until then). Fails naming the kernel: an image
+ * that does not load (with the JIT compiler's error log), a kernel the
+ * image does not have, sizes out of bounds, a launch the driver refuses,
+ * and on the host backend (a GPU kernel cannot run on CPU ranks). Errors
+ * of the kernel's execution surface at a later synchronization. */
+FuserStatus fuser_launch_kernel(const char *image, const char *kernel,
+                                void **function, int64_t gridX, int64_t gridY,
+                                int64_t gridZ, int64_t blockX, int64_t blockY,
+                                int64_t blockZ, void **parameters);
+
 /*--- CUDA IPC (CUDA backend only) -----------------------------------------*/
 
 /* A buffer's IPC handles exchanged across a team, with one semaphore per
