@@ -5,25 +5,23 @@
 // runtime's C ABI (include/fuser/Runtime/Runtime.h), each memref passed as
 // a FuserBuffer built from its descriptor. On CPU ranks kernel launches
 // call the kernel functions (already in the LLVM dialect, moved out of
-// @kernels); on GPUs CUDA IPC ops are runtime calls too.
+// @kernels); on GPUs CUDA IPC ops are runtime calls too, and launches load
+// and launch the kernels of a gpu.binary (CudaLaunchLowering.cpp).
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostLowering.h"
+
 #include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
-#include "fuser/Conversion/HostIRToLLVM/RuntimeABI.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/KernelModule.h"
-#include "fuser/Dialect/HostIR/IR/HostIR.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
-#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
-#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -34,12 +32,12 @@ namespace mlir::fuser {
 
 using namespace mlir;
 using namespace mlir::hostir;
+using namespace mlir::fuser::host_lowering;
 using mlir::fuser::HostTarget;
 
-namespace {
-/// The address of a constant global array of `values` in `module`.
-Value getInt64Array(OpBuilder &builder, ModuleOp module, Location loc,
-                    ArrayRef<int64_t> values) {
+Value mlir::fuser::host_lowering::getInt64Array(OpBuilder &builder,
+                                                ModuleOp module, Location loc,
+                                                ArrayRef<int64_t> values) {
   std::string name = "__fuser_i64";
   for (int64_t value : values)
     name += "_" + std::to_string(value);
@@ -56,16 +54,17 @@ Value getInt64Array(OpBuilder &builder, ModuleOp module, Location loc,
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), name);
 }
 
-/// The address of the NUL-terminated string `value` in a global named
-/// `name`, created once.
-Value getGlobalString(OpBuilder &builder, ModuleOp module, Location loc,
-                      StringRef name, StringRef value) {
+Value mlir::fuser::host_lowering::getGlobalString(OpBuilder &builder,
+                                                  ModuleOp module, Location loc,
+                                                  StringRef name,
+                                                  StringRef value) {
   if (auto existing = module.lookupSymbol<LLVM::GlobalOp>(name))
     return LLVM::AddressOfOp::create(builder, loc, existing);
   return LLVM::createGlobalString(loc, builder, name, (value + Twine('\0')).str(),
                                   LLVM::Linkage::Internal);
 }
 
+namespace {
 /// Whether `type` states its whole descriptor (shape, offset and strides),
 /// so that a descriptor over memory the runtime returns needs nothing else.
 bool hasStaticDescriptor(MemRefType type) {
@@ -76,122 +75,6 @@ bool hasStaticDescriptor(MemRefType type) {
          !ShapedType::isDynamic(offset) &&
          llvm::none_of(strides, ShapedType::isDynamic);
 }
-
-/// Shared by the patterns: runtime calls and FuserBuffer arguments.
-template <typename Op>
-class RuntimeCallPattern : public ConvertOpToLLVMPattern<Op> {
-public:
-  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
-
-protected:
-  Type pointer() const { return LLVM::LLVMPointerType::get(this->getContext()); }
-  Type i64() const { return IntegerType::get(this->getContext(), 64); }
-  Type i32() const { return IntegerType::get(this->getContext(), 32); }
-
-  /// Calls the runtime function `name`; null result type for void.
-  Value call(ConversionPatternRewriter &rewriter, Operation *op, StringRef name,
-             Type result, ValueRange arguments) const {
-    SmallVector<Type> types(arguments.getTypes());
-    Operation *module = op->getParentWithTrait<OpTrait::SymbolTable>();
-    while (module->getParentWithTrait<OpTrait::SymbolTable>())
-      module = module->getParentWithTrait<OpTrait::SymbolTable>();
-    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
-        rewriter, module, name, types,
-        result ? result : LLVM::LLVMVoidType::get(this->getContext()));
-    assert(succeeded(callee) && "runtime functions have one signature");
-    auto callOp = LLVM::CallOp::create(rewriter, op->getLoc(), *callee, arguments);
-    return result ? callOp.getResult() : Value();
-  }
-  /// `call`, then fuser_check on its status.
-  void callChecked(ConversionPatternRewriter &rewriter, Operation *op,
-                   StringRef name, ValueRange arguments) const {
-    Value status = call(rewriter, op, name, i32(), arguments);
-    call(rewriter, op, "fuser_check", Type(), status);
-  }
-  Value constant(ConversionPatternRewriter &rewriter, Location loc, Type type,
-                 int64_t value) const {
-    return LLVM::ConstantOp::create(rewriter, loc, type,
-                                    rewriter.getIntegerAttr(type, value));
-  }
-
-  /// A stack slot of `type` in the function's entry block, so that loops
-  /// reuse it.
-  Value entrySlot(ConversionPatternRewriter &rewriter, Operation *op,
-                  Type type) const {
-    OpBuilder::InsertionGuard guard(rewriter);
-    Operation *function = op->getParentOfType<FunctionOpInterface>();
-    Block &entry = function->getRegion(0).front();
-    rewriter.setInsertionPointToStart(&entry);
-    Value one = constant(rewriter, op->getLoc(), i64(), 1);
-    return LLVM::AllocaOp::create(rewriter, op->getLoc(), pointer(), type, one);
-  }
-
-  /// A FuserBuffer for the memref `original` whose descriptor is
-  /// `descriptor`: {allocated, aligned, offset, rank, sizes, strides,
-  /// dtype}. Its sizes and strides point into a copy of the descriptor in
-  /// memory, read the way an unranked memref reads the ranked descriptor
-  /// it points to.
-  Value buffer(ConversionPatternRewriter &rewriter, Operation *op,
-               Value original, Value descriptor) const {
-    Location loc = op->getLoc();
-    auto type = cast<MemRefType>(original.getType());
-    MemRefDescriptor memref(descriptor);
-    Value rank = constant(rewriter, loc, i64(), type.getRank());
-    Value sizes, strides;
-    if (type.getRank() == 0) {
-      sizes = strides = LLVM::ZeroOp::create(rewriter, loc, pointer());
-    } else {
-      Value copy = entrySlot(rewriter, op, descriptor.getType());
-      LLVM::StoreOp::create(rewriter, loc, descriptor, copy);
-      const LLVMTypeConverter &converter = *this->getTypeConverter();
-      sizes = UnrankedMemRefDescriptor::sizeBasePtr(
-          rewriter, loc, converter, copy, memref.getElementPtrType());
-      strides = UnrankedMemRefDescriptor::strideBasePtr(rewriter, loc,
-                                                        converter, sizes, rank);
-    }
-    auto bufferType = LLVM::LLVMStructType::getLiteral(
-        this->getContext(),
-        {pointer(), pointer(), i64(), i64(), pointer(), pointer(), i32()});
-    Value result = LLVM::PoisonOp::create(rewriter, loc, bufferType);
-    std::optional<FuserDType> dtype =
-        mlir::fuser::getRuntimeDType(type.getElementType());
-    assert(dtype && "hostir buffers hold the runtime's element types");
-    Value fields[] = {memref.allocatedPtr(rewriter, loc),
-                      memref.alignedPtr(rewriter, loc),
-                      memref.offset(rewriter, loc),
-                      rank,
-                      sizes,
-                      strides,
-                      constant(rewriter, loc, i32(), *dtype)};
-    for (auto [index, field] : llvm::enumerate(fields))
-      result = LLVM::InsertValueOp::create(rewriter, loc, result, field,
-                                           static_cast<int64_t>(index));
-    Value slot = entrySlot(rewriter, op, bufferType);
-    LLVM::StoreOp::create(rewriter, loc, result, slot);
-    return slot;
-  }
-
-  Value int64Array(ConversionPatternRewriter &rewriter, Operation *op,
-                   ArrayRef<int64_t> values) const {
-    return getInt64Array(rewriter, op->getParentOfType<ModuleOp>(),
-                         op->getLoc(), values);
-  }
-
-  /// A memref descriptor of `type` over `memory`.
-  Value descriptorOver(ConversionPatternRewriter &rewriter, Location loc,
-                       MemRefType type, Value memory) const {
-    return MemRefDescriptor::fromStaticShape(rewriter, loc,
-                                             *this->getTypeConverter(), type,
-                                             memory);
-  }
-  Value bytesOf(ConversionPatternRewriter &rewriter, Location loc,
-                MemRefType type) const {
-    return constant(rewriter, loc, i64(),
-                    type.getNumElements() *
-                        std::max<int64_t>(
-                            1, type.getElementTypeBitWidth() / 8));
-  }
-};
 
 struct RankLowering : RuntimeCallPattern<RankOp> {
   using RuntimeCallPattern::RuntimeCallPattern;
@@ -395,17 +278,10 @@ struct CoalesceLowering : RuntimeCallPattern<CoalesceOp> {
                             this->buffer(rewriter, op, buffer, remapped(buffer)),
                             remapped(member.getOperand(1))}));
     }
-    auto arrayType = LLVM::LLVMArrayType::get(pointer(), works.size());
-    Value slots = entrySlot(rewriter, op, arrayType);
-    for (auto [index, work] : llvm::enumerate(works)) {
-      Value slot = LLVM::GEPOp::create(
-          rewriter, loc, pointer(), arrayType, slots,
-          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)});
-      LLVM::StoreOp::create(rewriter, loc, work, slot);
-    }
     rewriter.replaceOp(op, call(rewriter, op, "fuser_group", pointer(),
-                                {slots, constant(rewriter, loc, i64(),
-                                                 works.size())}));
+                                {pointerArray(rewriter, op, works),
+                                 constant(rewriter, loc, i64(),
+                                          works.size())}));
     return success();
   }
 };
@@ -586,7 +462,7 @@ LogicalResult flattenKernels(ModuleOp module) {
 }
 
 /// Reports the first op `target` has no lowering for: CUDA IPC on CPU
-/// ranks, kernel launches on GPUs (their kernels would need GPU code).
+/// ranks, launches of kernels compiled for the other target.
 LogicalResult checkTargetSupportsOps(ModuleOp module, HostTarget target) {
   WalkResult walk = module.walk([&](Operation *op) {
     if (target == HostTarget::CPU &&
@@ -596,11 +472,17 @@ LogicalResult checkTargetSupportsOps(ModuleOp module, HostTarget target) {
       return WalkResult::interrupt();
     }
     auto launch = dyn_cast<LaunchOp>(op);
-    if (target == HostTarget::CUDA && launch) {
+    if (!launch)
+      return WalkResult::advance();
+    if (target == HostTarget::CUDA)
+      return failed(checkCudaLaunch(launch)) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+    if (isa_and_nonnull<gpu::BinaryOp>(SymbolTable::lookupNearestSymbolFrom(
+            launch, launch.getKernel().getRootReference()))) {
       launch.emitOpError("kernel ")
           << launch.getKernel()
-          << " needs GPU code generation, which --target=cuda does not have "
-             "yet";
+          << " is compiled for GPUs (a gpu.binary); target=cpu launches "
+             "kernels compiled for CPU ranks (fuser-kernels-to-llvm)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -717,10 +599,13 @@ struct LowerHostToLLVMPass
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     LLVMConversionTarget conversionTarget(getContext());
-    conversionTarget.addLegalOp<ModuleOp>();
+    // Launches read their kernels' images from the binaries, which go once
+    // every launch is lowered.
+    conversionTarget.addLegalOp<ModuleOp, gpu::BinaryOp>();
     if (failed(applyFullConversion(module, conversionTarget,
                                    std::move(patterns))))
       return signalPassFailure();
+    eraseGpuBinaries(module);
     for (auto &[name, type] : programs)
       emitEntryChecks(module.lookupSymbol<LLVM::LLVMFuncOp>(name),
                       type.getInputs(), target);
@@ -771,6 +656,7 @@ void mlir::fuser::populateHostIRToLLVMConversionPatterns(
     patterns.add<LaunchLowering>(converter);
     break;
   case HostTarget::CUDA:
+    populateCudaLaunchPatterns(converter, patterns);
     patterns.add<IpcShareLowering, IpcPeerBufferLowering>(converter);
     patterns.add<CheckedCallLowering<hostir::IpcSignalOp>>(converter,
                                                            "fuser_ipc_signal");

@@ -1,11 +1,11 @@
 // RUN: fuser-opt %s -split-input-file --fuser-lower-host-to-llvm=target=cuda -verify-diagnostics
 
-// Kernels have no GPU code generation yet: a program that launches one is
-// refused, naming the kernel.
+// GPUs launch kernels of a compiled kernel module (a gpu.binary): one still
+// in a builtin module is refused, naming the kernel.
 module {
   func.func @program(%b: memref<8xf32>) {
     %c1 = arith.constant 1 : index
-    // expected-error @+1 {{'hostir.launch' op kernel @kernels::@fused_0 needs GPU code generation, which --target=cuda does not have yet}}
+    // expected-error @+1 {{'hostir.launch' op kernel @kernels::@fused_0 is not compiled for GPUs: for target=cuda the kernel module must be compiled to a gpu.binary first (run the GPU kernel pipeline, fuser-kernels-to-ptx)}}
     hostir.launch @kernels::@fused_0 blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<8xf32>)
     return
   }
@@ -13,6 +13,48 @@ module {
     func.func @fused_0(%b: memref<8xf32>) {
       return
     }
+  }
+}
+
+// -----
+
+// A gpu.module is not compiled yet either.
+module attributes {gpu.container_module} {
+  func.func @program(%b: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{kernel @kernels::@fused_0 is not compiled for GPUs}}
+    hostir.launch @kernels::@fused_0 blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<8xf32>)
+    return
+  }
+  gpu.module @kernels {
+    gpu.func @fused_0(%b: memref<8xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "sm_90 PTX">,
+                       #gpu.object<#nvvm.target<chip = "sm_80">, assembly = "sm_80 PTX">]
+  func.func @program(%b: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'hostir.launch' op kernel @kernels::@fused_0 is in a gpu.binary of 2 objects; target=cuda embeds one (compile the kernels for one GPU)}}
+    hostir.launch @kernels::@fused_0 blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<8xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, offload = "LLVM bitcode">]
+  func.func @program(%b: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'hostir.launch' op kernel @kernels::@fused_0 is LLVM bitcode (a gpu.binary of format offload), which the CUDA driver cannot load; compile the kernels to PTX (gpu-module-to-binary{format=isa})}}
+    hostir.launch @kernels::@fused_0 blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<8xf32>)
+    return
   }
 }
 

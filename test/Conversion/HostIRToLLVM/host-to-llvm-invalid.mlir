@@ -27,3 +27,16 @@ module {
 
 // expected-error @+1 {{symbol @fuser_rank is reserved for the runtime and the programs' C entry points}}
 func.func private @fuser_rank() -> i32
+
+// -----
+
+// Kernels compiled for GPUs do not run on CPU ranks.
+module attributes {gpu.container_module} {
+  gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "PTX">]
+  func.func @program(%b: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'hostir.launch' op kernel @kernels::@fused_0 is compiled for GPUs (a gpu.binary); target=cpu launches kernels compiled for CPU ranks (fuser-kernels-to-llvm)}}
+    hostir.launch @kernels::@fused_0 blocks(%c1, %c1, %c1) threads(%c1, %c1, %c1) args(%b : memref<8xf32>)
+    return
+  }
+}

@@ -73,6 +73,97 @@ func.func @f(%c: index, %a: memref<8xf32>) {
 
 // -----
 
+// A GPU kernel takes a pointer to a memref's first element: the offset may
+// differ, nothing else.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<4x16xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @f(%c: index, %a: memref<4x16xf32, strided<[32, 1], offset: ?>>) {
+    // expected-error @+1 {{'hostir.launch' op argument #0 has type 'memref<4x16xf32, strided<[32, 1], offset: ?>>' but kernel @kernels::@k expects 'memref<4x16xf32>' at any offset}}
+    hostir.launch @kernels::@k blocks(%c, %c, %c) threads(%c, %c, %c) args(%a : memref<4x16xf32, strided<[32, 1], offset: ?>>)
+    return
+  }
+}
+
+// -----
+
+// A one-element parameter stands only for a memref of run-time strides.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<1xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @f(%c: index, %a: memref<4x16xf32, strided<[16, 1], offset: ?>>) {
+    // expected-error @+1 {{'hostir.launch' op argument #0 has type 'memref<4x16xf32, strided<[16, 1], offset: ?>>' but kernel @kernels::@k expects 'memref<1xf32>' at any offset}}
+    hostir.launch @kernels::@k blocks(%c, %c, %c) threads(%c, %c, %c) args(%a : memref<4x16xf32, strided<[16, 1], offset: ?>>)
+    return
+  }
+}
+
+// -----
+
+// The offset is the launch's to add.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<16xf32, strided<[1], offset: 16>>) kernel {
+      gpu.return
+    }
+  }
+  func.func @f(%c: index, %a: memref<16xf32, strided<[1], offset: 16>>) {
+    // expected-error @+1 {{'hostir.launch' op kernel @kernels::@k parameter #0 has type 'memref<16xf32, strided<[1], offset: 16>>': a GPU kernel receives a pointer to a memref's first element, so its memref parameters have static sizes and strides and offset 0}}
+    hostir.launch @kernels::@k blocks(%c, %c, %c) threads(%c, %c, %c) args(%a : memref<16xf32, strided<[1], offset: 16>>)
+    return
+  }
+}
+
+// -----
+
+// A pointer carries no sizes.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @f(%c: index, %a: memref<?xf32>) {
+    // expected-error @+1 {{kernel @kernels::@k parameter #0 has type 'memref<?xf32>'}}
+    hostir.launch @kernels::@k blocks(%c, %c, %c) threads(%c, %c, %c) args(%a : memref<?xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @helper(%a: memref<4xf32>) {
+      gpu.return
+    }
+  }
+  func.func @f(%c: index, %a: memref<4xf32>) {
+    // expected-error @+1 {{'hostir.launch' op kernel @kernels::@helper is a gpu.func without the gpu.kernel attribute: only kernels can be launched}}
+    hostir.launch @kernels::@helper blocks(%c, %c, %c) threads(%c, %c, %c) args(%a : memref<4xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "PTX">]
+  func.func @f(%c: index) {
+    // expected-error @+1 {{'hostir.launch' op kernel @kernels is a gpu.binary; name a kernel in it}}
+    hostir.launch @kernels blocks(%c, %c, %c) threads(%c, %c, %c)
+    return
+  }
+}
+
+// -----
+
 func.func @f(%a: memref<4x8xf32>, %b: memref<6x16xf32>, %o: memref<4x16xf32>) {
   // expected-error @+1 {{contracted sizes differ: lhs dim 1 (K) is 8 but rhs dim 0 (K) is 6}}
   hostir.matmul %a, %b, %o : memref<4x8xf32>, memref<6x16xf32>, memref<4x16xf32>

@@ -20,8 +20,8 @@ enum class HostTarget {
   /// CPU ranks: the runtime's host backend; kernels are CPU functions of
   /// the same module; no CUDA IPC.
   CPU,
-  /// One GPU per rank: the runtime's CUDA backend; no kernel launches until
-  /// kernels get GPU code generation.
+  /// One GPU per rank: the runtime's CUDA backend; kernels are compiled to
+  /// a gpu.binary, which the program embeds and the runtime loads.
   CUDA
 };
 
@@ -32,7 +32,10 @@ enum class HostTarget {
 /// affine maps must already be gone (hostir-expand-alias-selects,
 /// convert-scf-to-cf, expand-strided-metadata, lower-affine). For `CPU`,
 /// kernel launches call LLVM functions of the same module and CUDA IPC ops
-/// have no lowering; for `CUDA`, the reverse.
+/// have no lowering; for `CUDA`, CUDA IPC ops are calls and launches of
+/// kernels in a gpu.binary call fuser_launch_kernel with the binary's
+/// image, which the patterns read from the binary: it must stay legal
+/// until every launch is lowered.
 void populateHostIRToLLVMConversionPatterns(LLVMTypeConverter &converter,
                                             RewritePatternSet &patterns,
                                             HostTarget target);

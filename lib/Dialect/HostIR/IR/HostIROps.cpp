@@ -2,8 +2,9 @@
 
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "fuser/Dialect/Fuser/IR/ShapeRules.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -65,7 +66,48 @@ LogicalResult TeamOp::verify() {
   return success();
 }
 
+/// Whether `type` is what a GPU kernel can declare for a memref parameter:
+/// it receives a pointer to the first element, so everything else about
+/// the buffer (sizes, strides) must be in the type and the offset is 0.
+static bool isFirstElementParameter(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.hasStaticShape() &&
+         succeeded(type.getStridesAndOffset(strides, offset)) && offset == 0 &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+/// Whether a GPU kernel's memref `parameter` (offset 0) takes `argument`,
+/// whose first element the launch passes a pointer to: the same buffer but
+/// for the offset or, where the argument's strides are known only at run
+/// time, a one-element buffer the kernel rebuilds the view from (with the
+/// strides, which it takes as index parameters).
+static bool takesFirstElementOf(MemRefType parameter, MemRefType argument) {
+  SmallVector<int64_t> parameterStrides, argumentStrides;
+  int64_t parameterOffset, argumentOffset;
+  if (parameter.getElementType() != argument.getElementType() ||
+      parameter.getMemorySpace() != argument.getMemorySpace() ||
+      failed(parameter.getStridesAndOffset(parameterStrides,
+                                           parameterOffset)) ||
+      failed(argument.getStridesAndOffset(argumentStrides, argumentOffset)))
+    return false;
+  if (llvm::any_of(argumentStrides, ShapedType::isDynamic))
+    return parameter.getShape() == ArrayRef<int64_t>{1} &&
+           parameter.getLayout().isIdentity();
+  return parameter.getShape() == argument.getShape() &&
+         parameterStrides == argumentStrides;
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  // A kernel module compiled to GPU code (gpu-module-to-binary) no longer
+  // shows its kernels' signatures.
+  if (isa_and_nonnull<gpu::BinaryOp>(symbolTable.lookupNearestSymbolFrom(
+          *this, getKernel().getRootReference()))) {
+    if (getKernel().getNestedReferences().empty())
+      return emitOpError("kernel ")
+             << getKernel() << " is a gpu.binary; name a kernel in it";
+    return success();
+  }
   Operation *kernel = symbolTable.lookupNearestSymbolFrom(*this, getKernel());
   if (!kernel)
     return emitOpError("kernel ") << getKernel() << " not found";
@@ -76,6 +118,12 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   // descriptor; lowering the launch expands the arguments the same way.
   if (isa<LLVM::LLVMFuncOp>(kernel))
     return success();
+  auto gpuKernel = dyn_cast<gpu::GPUFuncOp>(kernel);
+  if (gpuKernel && !gpuKernel.isKernel())
+    return emitOpError("kernel ")
+           << getKernel()
+           << " is a gpu.func without the gpu.kernel attribute: only "
+              "kernels can be launched";
   ArrayRef<Type> parameters = function.getArgumentTypes();
   OperandRange arguments = getKernelOperands();
   if (parameters.size() != arguments.size())
@@ -83,11 +131,30 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << getKernel() << " takes " << parameters.size()
            << " arguments but the launch passes " << arguments.size();
   for (auto [index, parameter, argument] :
-       llvm::enumerate(parameters, arguments.getTypes()))
+       llvm::enumerate(parameters, arguments.getTypes())) {
+    auto memrefParameter = dyn_cast<MemRefType>(parameter);
+    auto memrefArgument = dyn_cast<MemRefType>(argument);
+    // GPU kernels take each memref as one pointer to its first element.
+    if (gpuKernel && memrefParameter) {
+      if (!isFirstElementParameter(memrefParameter))
+        return emitOpError("kernel ")
+               << getKernel() << " parameter #" << index << " has type "
+               << parameter
+               << ": a GPU kernel receives a pointer to a memref's first "
+                  "element, so its memref parameters have static sizes and "
+                  "strides and offset 0";
+      if (!memrefArgument ||
+          !takesFirstElementOf(memrefParameter, memrefArgument))
+        return emitOpError("argument #")
+               << index << " has type " << argument << " but kernel "
+               << getKernel() << " expects " << parameter << " at any offset";
+      continue;
+    }
     if (parameter != argument)
       return emitOpError("argument #")
              << index << " has type " << argument << " but kernel "
              << getKernel() << " expects " << parameter;
+  }
   return success();
 }
 

@@ -106,7 +106,18 @@ def HostIR_LaunchOp : HostIR_Op<"launch",
     Launches the function `kernel` (a nested symbol such as
     `@kernels::@fused_0`, a `gpu.func` or `func.func`) with a grid of
     `blocks` and `threads` per block, on `stream` or the current stream.
-    The arguments must match the kernel's signature.
+    The arguments must match the kernel's signature, except for a
+    `gpu.func` kernel's memrefs: a GPU kernel receives each memref as one
+    pointer to its first element (the descriptor's aligned pointer advanced
+    by its offset), indices as i64 and other scalars as themselves, so its
+    memref parameters have static sizes and strides and offset 0, and take
+    arguments of the same shape, element type and strides at any offset
+    (`memref<4x16xf32>` takes `memref<4x16xf32, strided<[16, 1], offset: ?>>`).
+    An argument whose strides are known only at run time is taken by a
+    one-element parameter (`memref<1xf32>`), from which the kernel rebuilds
+    the view with the strides it takes as index arguments.
+    Once the kernel module is compiled to a `gpu.binary`, its kernels'
+    signatures are no longer visible and the launch is taken as it is.
   }];
   let arguments = (ins SymbolRefAttr:$kernel,
       Index:$gridX, Index:$gridY, Index:$gridZ,
