@@ -3,9 +3,8 @@
 # runtime, compiles the tensor-parallel MLP example (only its weights are
 # annotated) for 2 ranks, prints the host program each rank runs, then runs
 # it on 2 MPI ranks on this machine's CPU and checks the result against the
-# unsharded program. (The example's gelu is a fused kernel, and kernels
-# are generated for CPUs only so far: it runs on CPU ranks everywhere; GPU
-# runs of kernel-free programs are scripts/run-gpu-tests.sh's.)
+# unsharded program. Where this machine has 2 GPUs it compiles for them
+# (--target=cuda: the gelu kernel as PTX) and runs one rank per GPU.
 # Usage: scripts/run-example.sh [build-dir]   (default: build/)
 set -euo pipefail
 source "$(dirname "$0")/lib/build.sh"
@@ -17,6 +16,11 @@ example="$FUSER_ROOT/examples/tp_mlp.mlir"
 "$build/bin/fuser-opt" "$example" --fuser-to-hostir-pipeline
 library="$build/examples/tp_mlp.so"
 mkdir -p "$build/examples"
-"$build/bin/fuser-compile" "$example" -o "$library"
-mpirun --allow-run-as-root --oversubscribe -np 2 \
+target=cpu
+if command -v nvidia-smi >/dev/null &&
+   [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
+  target=cuda
+fi
+"$build/bin/fuser-compile" "$example" --target="$target" -o "$library"
+NCCL_NVLS_ENABLE=0 mpirun --allow-run-as-root --oversubscribe -np 2 \
   "$build/bin/fuser-exec" "$library" --iterations 10 --check

@@ -112,7 +112,9 @@ def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
     moved next to the host programs; CUDA IPC ops are reported.
     `target=cuda` (the CUDA backend): CUDA IPC ops are calls (a peer's
     buffer is a descriptor over the address the runtime opened); kernel
-    launches are reported, as GPU kernels have no code generation yet.
+    launches of a `gpu.binary` (fuser-kernels-to-ptx) become
+    `fuser_launch_kernel` calls with the embedded PTX, each memref passed
+    as a pointer to its first element.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [
