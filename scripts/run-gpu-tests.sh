@@ -71,7 +71,7 @@ has_step() { [[ $steps == *" $1 "* ]]; }
 # host tests and each GPU suite run in processes of their own, so that a
 # suite starts from a fresh backend.
 if has_step gtest; then
-  for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*'; do
+  for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*' CudaKernels'.*'; do
     run_gtest on_ranks 2 -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
       "$build/runtime/test/FuserRuntimeTests" --gtest_filter="$suite" </dev/null
   done

@@ -126,6 +126,7 @@ void ::fuser::buildKernelsToPTXPipeline(OpPassManager &pm,
   kernels.addPass(createLowerAffinePass());
   // Before convert-gpu-to-nvvm splits blocks at block-wide reductions.
   kernels.addPass(createSCFToControlFlowPass());
+  // Strided views become descriptor arithmetic, in affine maps again.
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
   // Kernel parameters are pointers to each buffer's first element.

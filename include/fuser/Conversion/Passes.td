@@ -151,7 +151,7 @@ def ScheduleGPUKernels : Pass<"fuser-schedule-gpu-kernels", "ModuleOp"> {
       `gpu.subgroup_reduce` lowered to shuffles;
     - outer reductions (over leading dims): threads across the kept,
       contiguous dims, each folding its columns down the reduced rows, so
-      loads stay coalesced; the block's rows combined through shared memory;
+      loads stay coalesced;
     - transposes: an output whose fastest dim is not its widest input's is
       produced through a 32x32 shared-memory tile, read along the input's
       fastest dim and written along the output's;

@@ -68,8 +68,8 @@ static bool isComputable(Operation *op) {
   return isa<bufferization::ToTensorOp, linalg::GenericOp, linalg::FillOp,
              linalg::TransposeOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::EmptyOp,
-             bufferization::MaterializeInDestinationOp, func::ReturnOp>(op) ||
-         (isa<arith::ConstantOp>(op));
+             bufferization::MaterializeInDestinationOp, func::ReturnOp,
+             arith::ConstantOp>(op);
 }
 
 /// Scalar code at the top of the kernel (index arithmetic on its scalar
