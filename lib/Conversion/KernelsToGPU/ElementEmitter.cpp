@@ -239,6 +239,20 @@ FailureOr<Value> ElementEmitter::load(Value buffer,
   return memref::LoadOp::create(build, loc, buffer, indices).getResult();
 }
 
+FailureOr<SmallVector<Value>>
+ElementEmitter::lanes(Value tensor, ArrayRef<AffineExpr> index) {
+  SmallVector<Value> values;
+  for (int64_t lane = 0; lane < width; ++lane) {
+    setLane(lane);
+    FailureOr<Value> value = element(tensor, index);
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
+  }
+  setLane(0);
+  return values;
+}
+
 LogicalResult ElementEmitter::storeLanes(Value buffer,
                                          ArrayRef<AffineExpr> index,
                                          ArrayRef<Value> lanes) {
@@ -275,9 +289,28 @@ LogicalResult ElementEmitter::storeLanes(Value buffer,
   return success();
 }
 
-FailureOr<Value> ElementEmitter::cloneBody(linalg::GenericOp generic,
-                                           ValueRange inputs,
-                                           ArrayRef<AffineExpr> iteration) {
+FailureOr<Value> ElementEmitter::applyBody(linalg::GenericOp generic,
+                                           ArrayRef<AffineExpr> iteration,
+                                           Value accumulator) {
+  SmallVector<Value> inputs;
+  for (OpOperand *operand : generic.getDpsInputOperands()) {
+    if (!isa<RankedTensorType>(operand->get().getType())) {
+      Value scalar = kernelValue(operand->get());
+      if (!scalar)
+        return failure();
+      inputs.push_back(scalar);
+      continue;
+    }
+    SmallVector<AffineExpr> at;
+    for (AffineExpr expr :
+         generic.getMatchingIndexingMap(operand).getResults())
+      at.push_back(expr.replaceDims(iteration));
+    FailureOr<Value> value = element(operand->get(), at);
+    if (failed(value))
+      return failure();
+    inputs.push_back(*value);
+  }
+  inputs.push_back(accumulator);
   Block *body = generic.getBody();
   IRMapping mapping;
   for (auto [argument, value] : llvm::zip(body->getArguments(), inputs))
@@ -324,24 +357,6 @@ FailureOr<Value> ElementEmitter::parallelElement(linalg::GenericOp generic,
   SmallVector<AffineExpr> iteration(index.size());
   for (auto [position, expr] : llvm::enumerate(index))
     iteration[output.getDimPosition(position)] = expr;
-  SmallVector<Value> inputs;
-  for (OpOperand *operand : generic.getDpsInputOperands()) {
-    if (!isa<RankedTensorType>(operand->get().getType())) {
-      Value scalar = kernelValue(operand->get());
-      if (!scalar)
-        return failure();
-      inputs.push_back(scalar);
-      continue;
-    }
-    SmallVector<AffineExpr> at;
-    for (AffineExpr expr :
-         generic.getMatchingIndexingMap(operand).getResults())
-      at.push_back(expr.replaceDims(iteration));
-    FailureOr<Value> value = element(operand->get(), at);
-    if (failed(value))
-      return failure();
-    inputs.push_back(*value);
-  }
   Value accumulator;
   if (!generic.getBody()->getArguments().back().use_empty()) {
     FailureOr<Value> initial = element(generic.getDpsInits().front(), index);
@@ -349,8 +364,7 @@ FailureOr<Value> ElementEmitter::parallelElement(linalg::GenericOp generic,
       return failure();
     accumulator = *initial;
   }
-  inputs.push_back(accumulator);
-  return cloneBody(generic, inputs, iteration);
+  return applyBody(generic, iteration, accumulator);
 }
 
 FailureOr<Value> ElementEmitter::foldReduction(linalg::GenericOp generic,
@@ -373,21 +387,8 @@ FailureOr<Value> ElementEmitter::foldReduction(linalg::GenericOp generic,
   // One loop per reduced dim, the accumulator carried through all.
   std::function<FailureOr<Value>(unsigned, Value)> fold =
       [&](unsigned depth, Value accumulator) -> FailureOr<Value> {
-    if (depth == reduced.size()) {
-      SmallVector<Value> inputs;
-      for (OpOperand *operand : generic.getDpsInputOperands()) {
-        SmallVector<AffineExpr> at;
-        for (AffineExpr expr :
-             generic.getMatchingIndexingMap(operand).getResults())
-          at.push_back(expr.replaceDims(iteration));
-        FailureOr<Value> value = element(operand->get(), at);
-        if (failed(value))
-          return failure();
-        inputs.push_back(*value);
-      }
-      inputs.push_back(accumulator);
-      return cloneBody(generic, inputs, iteration);
-    }
+    if (depth == reduced.size())
+      return applyBody(generic, iteration, accumulator);
     Value zero = arith::ConstantIndexOp::create(build, loc, 0);
     Value bound =
         arith::ConstantIndexOp::create(build, loc, ranges[reduced[depth]]);

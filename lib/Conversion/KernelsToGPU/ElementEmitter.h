@@ -58,6 +58,8 @@ public:
 
   /// The value at `index` of `tensor` (a value of the kernel function).
   FailureOr<Value> element(Value tensor, ArrayRef<AffineExpr> index);
+  /// Every lane's value at `index` of `tensor`, lane 0 current afterwards.
+  FailureOr<SmallVector<Value>> lanes(Value tensor, ArrayRef<AffineExpr> index);
   /// Stores `lanes` (one value per lane) at `index` (of lane-dependent
   /// expressions) of the kernel buffer `buffer`, as one vector store where
   /// the layout allows.
@@ -74,11 +76,11 @@ public:
   void setReductionProvider(ReductionProvider provider) {
     reductions = std::move(provider);
   }
-  /// Clones the body of `generic` with `inputs` for its block arguments
-  /// (input elements then the accumulator) and `iteration` for its
-  /// linalg.index ops; returns the yielded value.
-  FailureOr<Value> cloneBody(linalg::GenericOp generic, ValueRange inputs,
-                             ArrayRef<AffineExpr> iteration);
+  /// The body of `generic` at `iteration`: its inputs' elements there,
+  /// `accumulator` for its output argument (null where unused), its
+  /// linalg.index ops the iteration's indices; returns the yielded value.
+  FailureOr<Value> applyBody(linalg::GenericOp generic,
+                             ArrayRef<AffineExpr> iteration, Value accumulator);
   /// The gpu.func value of a kernel function scalar or buffer.
   Value kernelValue(Value value) const { return kernelValues.lookupOrNull(value); }
 

@@ -142,20 +142,8 @@ emitColumns(Kernel &kernel, OpBuilder &builder, const ColumnShape &shape,
       SmallVector<Value> next;
       for (int64_t lane = 0; lane < width; ++lane) {
         emitter.setLane(lane);
-        SmallVector<Value> inputs;
-        for (OpOperand *operand : reduction.getDpsInputOperands()) {
-          SmallVector<AffineExpr> at;
-          for (AffineExpr expr :
-               reduction.getMatchingIndexingMap(operand).getResults())
-            at.push_back(expr.replaceDims(iteration));
-          FailureOr<Value> value = emitter.element(operand->get(), at);
-          if (failed(value))
-            return failure();
-          inputs.push_back(*value);
-        }
-        inputs.push_back(loop.getRegionIterArg(lane));
-        FailureOr<Value> value =
-            emitter.cloneBody(reduction, inputs, iteration);
+        FailureOr<Value> value = emitter.applyBody(reduction, iteration,
+                                                   loop.getRegionIterArg(lane));
         if (failed(value))
           return failure();
         next.push_back(*value);
@@ -178,16 +166,8 @@ emitColumns(Kernel &kernel, OpBuilder &builder, const ColumnShape &shape,
   for (auto [tensor, buffer] : kernel.outputs) {
     SmallVector<AffineExpr> index =
         keptIndex(kept, bufferShape(buffer).size(), context);
-    SmallVector<Value> lanes;
-    for (int64_t lane = 0; lane < width; ++lane) {
-      emitter.setLane(lane);
-      FailureOr<Value> value = emitter.element(tensor, index);
-      if (failed(value))
-        return failure();
-      lanes.push_back(*value);
-    }
-    emitter.setLane(0);
-    if (failed(emitter.storeLanes(buffer, index, lanes)))
+    FailureOr<SmallVector<Value>> lanes = emitter.lanes(tensor, index);
+    if (failed(lanes) || failed(emitter.storeLanes(buffer, index, *lanes)))
       return failure();
   }
   return SmallVector<Value>(emitter.vectorBuffers());

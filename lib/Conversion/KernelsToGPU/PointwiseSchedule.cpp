@@ -98,16 +98,8 @@ static LogicalResult emitGroup(Kernel &kernel, OpBuilder &builder,
     index[group.order.back()] =
         index[group.order.back()] * width + emitter.lane();
   for (auto [tensor, buffer] : group.outputs) {
-    SmallVector<Value> lanes;
-    for (int64_t lane = 0; lane < width; ++lane) {
-      emitter.setLane(lane);
-      FailureOr<Value> value = emitter.element(tensor, index);
-      if (failed(value))
-        return failure();
-      lanes.push_back(*value);
-    }
-    emitter.setLane(0);
-    if (failed(emitter.storeLanes(buffer, index, lanes)))
+    FailureOr<SmallVector<Value>> lanes = emitter.lanes(tensor, index);
+    if (failed(lanes) || failed(emitter.storeLanes(buffer, index, *lanes)))
       return failure();
   }
   llvm::append_range(vectors, emitter.vectorBuffers());

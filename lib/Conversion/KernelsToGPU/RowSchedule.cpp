@@ -212,19 +212,7 @@ LogicalResult RowEmitter::reduce(linalg::GenericOp reduction) {
   for (const Group &group : groups) {
     for (int64_t lane = 0; lane < width; ++lane) {
       emitter.setLane(lane);
-      SmallVector<Value> inputs;
-      for (OpOperand *operand : reduction.getDpsInputOperands()) {
-        SmallVector<AffineExpr> at;
-        for (AffineExpr expr :
-             reduction.getMatchingIndexingMap(operand).getResults())
-          at.push_back(expr.replaceDims(group.index));
-        FailureOr<Value> value = emitter.element(operand->get(), at);
-        if (failed(value))
-          return failure();
-        inputs.push_back(*value);
-      }
-      inputs.push_back(partial);
-      FailureOr<Value> next = emitter.cloneBody(reduction, inputs, group.index);
+      FailureOr<Value> next = emitter.applyBody(reduction, group.index, partial);
       if (failed(next))
         return failure();
       partial = group.valid ? arith::SelectOp::create(builder, loc, group.valid,
@@ -279,18 +267,12 @@ LogicalResult RowEmitter::store(Value tensor, Value buffer) {
   llvm::append_range(full, shape.row);
   if (bufferDims == ArrayRef(full)) {
     for (const Group &group : groups) {
-      SmallVector<Value> lanes;
-      for (int64_t lane = 0; lane < width; ++lane) {
-        emitter.setLane(lane);
-        FailureOr<Value> value = emitter.element(tensor, group.index);
-        if (failed(value))
-          return failure();
-        lanes.push_back(*value);
-      }
-      emitter.setLane(0);
+      FailureOr<SmallVector<Value>> lanes = emitter.lanes(tensor, group.index);
+      if (failed(lanes))
+        return failure();
       LogicalResult stored = success();
       guarded(group.valid, [&] {
-        stored = emitter.storeLanes(buffer, group.index, lanes);
+        stored = emitter.storeLanes(buffer, group.index, *lanes);
       });
       if (failed(stored))
         return failure();
