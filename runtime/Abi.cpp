@@ -310,13 +310,17 @@ FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
   int64_t rank = lhs->rank;
   if (!sameDType("matmul", {lhs, rhs, out}))
     return FUSER_FAILED;
-  bool shapesFit = rank >= 2 && rhs->rank == rank && out->rank == rank;
+  // A matrix rhs is shared by every batch entry.
+  bool sharedRhs = rhs->rank == 2;
+  int64_t rhsRank = rhs->rank;
+  bool shapesFit = rank >= 2 && (sharedRhs || rhsRank == rank) &&
+                   out->rank == rank;
   for (int64_t dim = 0; shapesFit && dim < rank - 2; ++dim)
-    shapesFit = lhs->sizes[dim] == rhs->sizes[dim] &&
+    shapesFit = (sharedRhs || lhs->sizes[dim] == rhs->sizes[dim]) &&
                 lhs->sizes[dim] == out->sizes[dim];
-  if (!shapesFit || rhs->sizes[rank - 2] != lhs->sizes[rank - 1] ||
+  if (!shapesFit || rhs->sizes[rhsRank - 2] != lhs->sizes[rank - 1] ||
       out->sizes[rank - 2] != lhs->sizes[rank - 2] ||
-      out->sizes[rank - 1] != rhs->sizes[rank - 1])
+      out->sizes[rank - 1] != rhs->sizes[rhsRank - 1])
     return fail("matmul: shapes " + describe(*lhs) + " x " + describe(*rhs) +
                 " -> " + describe(*out) + " do not fit");
   return getBackend().matmul(*lhs, *rhs, *out);

@@ -141,19 +141,23 @@ inline MatmulProblem describeMatmul(const FuserBuffer &lhs,
   problem.dtype = lhs.dtype;
   problem.m = lhs.sizes[rank - 2];
   problem.k = lhs.sizes[rank - 1];
-  problem.n = rhs.sizes[rank - 1];
+  problem.n = rhs.sizes[rhs.rank - 1];
   const FuserBuffer *buffers[3] = {&lhs, &rhs, &out};
   const char *names[3] = {"lhs", "rhs", "out"};
   for (int operand = 0; operand < 3; ++operand) {
     const FuserBuffer &buffer = *buffers[operand];
     problem.operands[operand] = {&buffer, names[operand],
                                  matmul_detail::getStart(buffer),
-                                 buffer.strides[rank - 2],
-                                 buffer.strides[rank - 1]};
+                                 buffer.strides[buffer.rank - 2],
+                                 buffer.strides[buffer.rank - 1]};
   }
+  // A matrix rhs of a batched lhs is every batch entry's: batch stride 0.
+  bool sharedRhs = rhs.rank != rank;
   for (int64_t dim = 0; dim < rank - 2; ++dim)
     problem.batch.push_back(
-        {lhs.sizes[dim], {lhs.strides[dim], rhs.strides[dim], out.strides[dim]}});
+        {lhs.sizes[dim],
+         {lhs.strides[dim], sharedRhs ? 0 : rhs.strides[dim],
+          out.strides[dim]}});
   problem.simplify();
   return problem;
 }

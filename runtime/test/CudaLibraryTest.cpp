@@ -134,6 +134,10 @@ TEST_F(CudaLibrary, MatmulWithASharedRhs) {
   lhs.fillQuarters(31);
   rhs.fillQuarters(32);
   expectBackendsAgree<uint16_t>({&lhs, &rhs, &out}, 2, matmulCall());
+  // The same product with rhs a matrix of rank 2.
+  HostTensor matrix({48, 40}, FUSER_BF16);
+  matrix.fillQuarters(32);
+  expectBackendsAgree<uint16_t>({&lhs, &matrix, &out}, 2, matmulCall());
 }
 
 TEST_F(CudaLibrary, MatmulInF16AndF32) {

@@ -255,7 +255,8 @@ int64_t fuser_element_size(FuserDType dtype);
  * sides (a transposing copy is a kernel's work, and fails). */
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target);
 /* out[..., i, j] = sum_k lhs[..., i, k] * rhs[..., k, j], batch dims
- * matched; accumulates in f32 (f64 for f64). */
+ * matched, or a matrix rhs [k, j] shared by every batch entry; accumulates
+ * in f32 (f64 for f64). */
 FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
                          const FuserBuffer *out);
 /* out[..., n] = sum_k input[..., k] * weight[n, k] + bias[n] (bias may be

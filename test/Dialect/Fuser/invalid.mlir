@@ -413,10 +413,10 @@ func.func @f(%a: tensor<8xf32>, %b: tensor<8x4xf32>) {
 
 // -----
 
-func.func @f(%a: tensor<2x4x8xf32>, %b: tensor<8x4xf32>) {
+func.func @f(%a: tensor<2x4x8xf32>, %b: tensor<3x2x8x4xf32>) {
   // expected-error @+2 {{failed to infer returned types}}
-  // expected-error @+1 {{lhs has rank 3 but rhs has rank 2; batch dims are matched exactly (broadcast explicitly)}}
-  %0 = fuser.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x4xf32>) -> tensor<2x4x4xf32>
+  // expected-error @+1 {{lhs has rank 3 but rhs has rank 4; batch dims are matched exactly (broadcast explicitly) unless rhs is a matrix}}
+  %0 = fuser.matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x2x8x4xf32>) -> tensor<2x4x4xf32>
   return
 }
 

@@ -132,7 +132,7 @@ func.func @meta(%a: tensor<4x8xf32>, %b: tensor<4x1x8xf32>, %c: tensor<4x3xf32>)
 func.func @matmul_linear(%a: tensor<2x4x8xbf16>, %b: tensor<2x8x16xbf16>,
                          %x: tensor<4x8xf32>, %w: tensor<16x8xf32>,
                          %bias: tensor<16xf32>, %v: tensor<8xf32>,
-                         %s: tensor<f32>) {
+                         %s: tensor<f32>, %b2: tensor<8x16xbf16>) {
   // CHECK: fuser.matmul %{{.*}}, %{{.*}} : (tensor<2x4x8xbf16>, tensor<2x8x16xbf16>) -> tensor<2x4x16xbf16>
   %0 = fuser.matmul %a, %b : (tensor<2x4x8xbf16>, tensor<2x8x16xbf16>) -> tensor<2x4x16xbf16>
   // CHECK: fuser.linear %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
@@ -141,6 +141,9 @@ func.func @matmul_linear(%a: tensor<2x4x8xbf16>, %b: tensor<2x8x16xbf16>,
   %2 = fuser.linear %x, %w bias %bias : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
   // CHECK: fuser.linear %{{.*}}, %{{.*}} bias %{{.*}} : (tensor<4x8xf32>, tensor<8xf32>, tensor<f32>) -> tensor<4xf32>
   %3 = fuser.linear %x, %v bias %s : (tensor<4x8xf32>, tensor<8xf32>, tensor<f32>) -> tensor<4xf32>
+  // A matrix rhs is shared by every batch entry.
+  // CHECK: fuser.matmul %{{.*}}, %{{.*}} : (tensor<2x4x8xbf16>, tensor<8x16xbf16>) -> tensor<2x4x16xbf16>
+  %4 = fuser.matmul %a, %b2 : (tensor<2x4x8xbf16>, tensor<8x16xbf16>) -> tensor<2x4x16xbf16>
   return
 }
 

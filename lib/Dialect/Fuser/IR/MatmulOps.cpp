@@ -21,17 +21,24 @@ mlir::fuser::getMatmulShape(std::optional<Location> loc, ShapedType a,
   if (rank < 2 || b.getRank() < 2)
     return emitOptionalError(loc, "matmul operands need rank >= 2, got lhs rank ",
                              rank, " and rhs rank ", b.getRank());
-  if (b.getRank() != rank)
+  // A matrix rhs is shared by every batch entry, as in torch.matmul; other
+  // batch dims are matched exactly.
+  bool sharedRhs = b.getRank() == 2;
+  if (!sharedRhs && b.getRank() != rank)
     return emitOptionalError(loc, "lhs has rank ", rank, " but rhs has rank ",
                              b.getRank(),
                              "; batch dims are matched exactly (broadcast "
-                             "explicitly)");
+                             "explicitly) unless rhs is a matrix");
   if (a.getElementType() != b.getElementType())
     return emitOptionalError(loc, "lhs element type ", a.getElementType(),
                              " differs from rhs element type ",
                              b.getElementType());
   SmallVector<int64_t> shape;
   for (int64_t dim = 0; dim < rank - 2; ++dim) {
+    if (sharedRhs) {
+      shape.push_back(a.getDimSize(dim));
+      continue;
+    }
     if (sizesConflict(a.getDimSize(dim), b.getDimSize(dim)))
       return emitOptionalError(loc, "batch dim ", dim, " differs: lhs has ",
                                a.getDimSize(dim), ", rhs has ",
@@ -40,13 +47,14 @@ mlir::fuser::getMatmulShape(std::optional<Location> loc, ShapedType a,
                         ? b.getDimSize(dim)
                         : a.getDimSize(dim));
   }
-  int64_t lhsK = a.getDimSize(rank - 1), rhsK = b.getDimSize(rank - 2);
+  int64_t rhsRank = b.getRank();
+  int64_t lhsK = a.getDimSize(rank - 1), rhsK = b.getDimSize(rhsRank - 2);
   if (sizesConflict(lhsK, rhsK))
     return emitOptionalError(loc, "contracted sizes differ: lhs dim ", rank - 1,
                              " (K) is ", sizeString(lhsK), " but rhs dim ",
-                             rank - 2, " (K) is ", sizeString(rhsK));
+                             rhsRank - 2, " (K) is ", sizeString(rhsK));
   shape.push_back(a.getDimSize(rank - 2));
-  shape.push_back(b.getDimSize(rank - 1));
+  shape.push_back(b.getDimSize(rhsRank - 1));
   return shape;
 }
 

@@ -204,15 +204,18 @@ ShardingRule CatOp::getShardingRule() {
 
 ShardingRule MatmulOp::getShardingRule() {
   ArrayRef<int64_t> lhs = shapeOf(getLhs()), rhs = shapeOf(getRhs());
-  int64_t rank = lhs.size();
+  int64_t rank = lhs.size(), rhsRank = rhs.size();
+  // A matrix rhs (shared by every batch entry) has no batch dims.
+  bool sharedRhs = rhsRank != rank;
   ShardingRule rule;
-  DimFactors a(rank), b(rank), c(rank);
+  DimFactors a(rank), b(rhsRank), c(rank);
   for (int64_t dim = 0; dim < rank - 2; ++dim) {
     if (lhs[dim] == 1)
       continue;
     int64_t batch = rule.addFactor(lhs[dim]);
     a[dim].push_back(batch);
-    b[dim].push_back(batch);
+    if (!sharedRhs)
+      b[dim].push_back(batch);
     c[dim].push_back(batch);
   }
   if (lhs[rank - 2] != 1) {
@@ -220,15 +223,15 @@ ShardingRule MatmulOp::getShardingRule() {
     a[rank - 2].push_back(m);
     c[rank - 2].push_back(m);
   }
-  if (rhs[rank - 1] != 1) {
-    int64_t n = rule.addFactor(rhs[rank - 1]);
-    b[rank - 1].push_back(n);
+  if (rhs[rhsRank - 1] != 1) {
+    int64_t n = rule.addFactor(rhs[rhsRank - 1]);
+    b[rhsRank - 1].push_back(n);
     c[rank - 1].push_back(n);
   }
   if (lhs[rank - 1] != 1) {
     int64_t k = rule.addFactor(lhs[rank - 1], FactorKind::Reduction);
     a[rank - 1].push_back(k);
-    b[rank - 2].push_back(k);
+    b[rhsRank - 2].push_back(k);
   }
   rule.operands = {std::move(a), std::move(b)};
   rule.results.push_back(std::move(c));

@@ -34,12 +34,16 @@ func.func @reductions(%a: tensor<4x8x16xf32>) {
 // -----
 
 func.func @matmul_linear(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>,
-                         %x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %bias: tensor<16xf32>) {
+                         %x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %bias: tensor<16xf32>,
+                         %m: tensor<8x16xf32>) {
   // Batch and M, N parallel; K a reduction factor of lhs and rhs.
   // expected-remark @+1 {{factors f0=2 f1=4 f2=16 f3=8:sum; operands (f0)(f1)(f3), (f0)(f3)(f2); results (f0)(f1)(f2)}}
   %0 = fuser.matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
   // expected-remark @+1 {{factors f0=4 f1=8:sum f2=16; operands (f0)(f1), (f2)(f1), (f2); results (f0)(f2)}}
   %1 = fuser.linear %x, %w bias %bias : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  // A matrix rhs has no batch factor.
+  // expected-remark @+1 {{factors f0=2 f1=4 f2=16 f3=8:sum; operands (f0)(f1)(f3), (f3)(f2); results (f0)(f1)(f2)}}
+  %2 = fuser.matmul %a, %m : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
   return
 }
 

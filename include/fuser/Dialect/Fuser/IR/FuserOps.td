@@ -346,8 +346,10 @@ def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
                               ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "batched matrix product [..., M, K] x [..., K, N] -> [..., M, N]";
   let description = [{
-    Both operands have the same rank (>= 2) and equal batch dims
-    (broadcasting is explicit). Accumulation is in f32 for 16-bit inputs.
+    Both operands have rank >= 2. Either they have the same rank and equal
+    batch dims (other broadcasting is explicit), or `rhs` is a matrix
+    [K, N] that every batch entry of `lhs` multiplies, as in torch.matmul.
+    Accumulation is in f32 for 16-bit inputs.
   }];
   let arguments = (ins Fuser_NumericTensor:$lhs, Fuser_NumericTensor:$rhs);
   let results = (outs Fuser_NumericTensor:$result);
