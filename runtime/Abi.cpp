@@ -265,6 +265,68 @@ FuserStream *fuser_wrap_stream(void *nativeStream) {
 
 FuserStatus fuser_synchronize(void) { return getBackend().synchronize(); }
 
+//--- Graphs ----------------------------------------------------------------//
+
+FuserStatus fuser_graph_begin_capture(void) {
+  return getBackend().beginCapture();
+}
+
+FuserGraph *fuser_graph_end_capture(void) { return getBackend().endCapture(); }
+
+FuserStatus fuser_graph_launch(FuserGraph *graph) {
+  if (!graph)
+    return fail("graph_launch: no graph (a capture that failed gives none)");
+  if (graph->owner != &getBackend())
+    return fail("graph_launch: the graph was captured on another backend than "
+                "the current one");
+  return getBackend().launchGraph(*graph);
+}
+
+void fuser_graph_destroy(FuserGraph *graph) {
+  if (graph)
+    graph->owner->destroyGraph(graph);
+}
+
+//--- Timers ----------------------------------------------------------------//
+
+FuserTimer *fuser_timer_create(void) { return getBackend().createTimer(); }
+
+static FuserStatus noTimer(const char *what) {
+  return fail(std::string(what) + ": no timer (fuser_timer_create failed)");
+}
+
+FuserStatus fuser_timer_start(FuserTimer *timer) {
+  if (!timer)
+    return noTimer("timer_start");
+  timer->started = timer->stopped = false;
+  if (timer->recordStart())
+    return FUSER_FAILED;
+  timer->started = true;
+  return FUSER_OK;
+}
+
+FuserStatus fuser_timer_stop(FuserTimer *timer) {
+  if (!timer)
+    return noTimer("timer_stop");
+  if (!timer->started)
+    return fail("timer_stop: the timer was not started");
+  if (timer->recordStop())
+    return FUSER_FAILED;
+  timer->stopped = true;
+  return FUSER_OK;
+}
+
+FuserStatus fuser_timer_elapsed_us(FuserTimer *timer, double *microseconds) {
+  if (!timer)
+    return noTimer("timer_elapsed_us");
+  if (!timer->stopped)
+    return fail("timer_elapsed_us: the timer was not started and then "
+                "stopped");
+  return timer->measureMicroseconds(*microseconds);
+}
+
+void fuser_timer_destroy(FuserTimer *timer) { delete timer; }
+
 //--- Buffers and library calls ---------------------------------------------//
 
 void *fuser_allocate(int64_t bytes, FuserMemory memory, int32_t zeroed) {

@@ -27,6 +27,28 @@ struct FuserStream {
 };
 
 namespace fuser::runtime {
+class Backend;
+}
+
+/// A captured execution (only the CUDA backend makes them).
+struct FuserGraph {
+  virtual ~FuserGraph() = default;
+  /// The backend that captured it: only that one replays it.
+  fuser::runtime::Backend *owner = nullptr;
+};
+
+/// Two points of a stream and the time between them; each backend derives
+/// its own. The C ABI checks the order of the calls.
+struct FuserTimer {
+  virtual ~FuserTimer() = default;
+  virtual FuserStatus recordStart() = 0;
+  virtual FuserStatus recordStop() = 0;
+  /// Waits (bounded) for the stop; called after a start and a stop.
+  virtual FuserStatus measureMicroseconds(double &microseconds) = 0;
+  bool started = false, stopped = false;
+};
+
+namespace fuser::runtime {
 
 class Backend {
 public:
@@ -91,6 +113,16 @@ public:
   virtual FuserStream *getPoolStream(int64_t index) = 0;
   virtual void synchronizeStream(FuserStream *stream) = 0;
   virtual FuserStream *wrapStream(void *nativeStream) = 0;
+
+  // Graphs (fuser_graph_*): the graph handed to launch and destroy is one
+  // this backend captured.
+  virtual FuserStatus beginCapture() = 0;
+  virtual FuserGraph *endCapture() = 0;
+  virtual FuserStatus launchGraph(FuserGraph &graph) = 0;
+  virtual void destroyGraph(FuserGraph *graph) = 0;
+
+  // Timers on the current stream.
+  virtual FuserTimer *createTimer() = 0;
 
   // GPU kernels, sizes checked by the caller (fuser_launch_kernel).
   virtual FuserStatus launchKernel(const char *image, const char *kernel,

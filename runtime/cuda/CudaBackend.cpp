@@ -91,7 +91,12 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
       resolve(backend->driver.moduleLoadDataEx, "cuModuleLoadDataEx") ||
       resolve(backend->driver.moduleGetFunction, "cuModuleGetFunction") ||
       resolve(backend->driver.moduleUnload, "cuModuleUnload") ||
-      resolve(backend->driver.launchKernel, "cuLaunchKernel"))
+      resolve(backend->driver.launchKernel, "cuLaunchKernel") ||
+      resolve(backend->driver.graphNodeGetType, "cuGraphNodeGetType") ||
+      resolve(backend->driver.graphBatchMemOpNodeGetParams,
+              "cuGraphBatchMemOpNodeGetParams") ||
+      resolve(backend->driver.graphExecBatchMemOpNodeSetParams,
+              "cuGraphExecBatchMemOpNodeSetParams"))
     return nullptr;
 
   // The pool keeps what programs free (no release threshold), so that
@@ -118,6 +123,14 @@ void CudaBackend::release() {
   if (!mainStream.stream)
     return;
   cudaSetDevice(device);
+  // A capture nobody ended is dropped: its streams must run again.
+  if (capture) {
+    cudaGraph_t abandoned = nullptr;
+    if (cudaStreamEndCapture(capture->stream, &abandoned) == cudaSuccess)
+      cudaGraphDestroy(abandoned);
+    cudaGetLastError();
+    capture.reset();
+  }
   // Work that never completes (a wait whose peer died) would block a
   // device-wide synchronization forever: wait boundedly, and leave what is
   // still in use to the end of the process.
@@ -128,6 +141,9 @@ void CudaBackend::release() {
       activeBackend = nullptr;
     return;
   }
+  for (auto &graph : graphs)
+    releaseGraph(*graph, mainStream.stream);
+  graphs.clear();
   for (auto &[key, share] : ipcShares)
     releaseShare(*share);
   ipcShares.clear();
@@ -158,6 +174,9 @@ void CudaBackend::release() {
   for (auto &stream : poolStreams)
     cudaStreamDestroy(stream->stream);
   poolStreams.clear();
+  if (captureAllocationStream)
+    cudaStreamDestroy(captureAllocationStream);
+  captureAllocationStream = nullptr;
   wrappedStreams.clear();
   cudaStreamDestroy(mainStream.stream);
   mainStream.stream = nullptr;
@@ -184,21 +203,33 @@ bool CudaBackend::streamsFinish() {
 }
 
 FuserStatus CudaBackend::synchronize() {
+  cudaStream_t stream = getStream();
+  return awaitCompletion([stream] { return cudaStreamQuery(stream); },
+                         "fuser_synchronize", "cudaStreamQuery");
+}
+
+FuserStatus CudaBackend::awaitCompletion(
+    const std::function<cudaError_t()> &query, const char *op,
+    const char *call) {
+  if (refuseWhileCapturing(op, "waiting for the device",
+                           "the host blocks until the work is done, and the "
+                           "captured work does not run before a replay"))
+    return FUSER_FAILED;
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration<double>(getTimeoutSeconds());
   while (true) {
-    cudaError_t state = cudaStreamQuery(getStream());
+    cudaError_t state = query();
     if (state == cudaSuccess)
       return FUSER_OK;
     if (state != cudaErrorNotReady)
-      return checkCuda(state, "fuser_synchronize", "cudaStreamQuery");
+      return checkCuda(state, op, call);
     // A failed communicator never completes its work: report it now.
     for (auto &[members, communicator] : communicators) {
       ncclResult_t result = ncclSuccess;
       ncclCommGetAsyncError(communicator, &result);
       if (result != ncclSuccess && result != ncclInProgress) {
         abortCommunicators();
-        return checkNccl(result, "fuser_synchronize", "NCCL communication");
+        return checkNccl(result, op, "NCCL communication");
       }
     }
     if (std::chrono::steady_clock::now() > deadline) {
@@ -210,6 +241,34 @@ FuserStatus CudaBackend::synchronize() {
     }
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
+}
+
+FuserStatus CudaBackend::refuseWhileCapturing(const char *op, const char *call,
+                                              const std::string &reason) const {
+  if (!capture)
+    return FUSER_OK;
+  return fail(std::string(op) + ": " + call +
+              " cannot be captured into a CUDA graph: " + reason);
+}
+
+FuserStatus CudaBackend::checkCapturedStream(const char *op) {
+  if (!capture)
+    return FUSER_OK;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (checkCuda(cudaStreamIsCapturing(getStream(), &status), op,
+                "cudaStreamIsCapturing"))
+    return FUSER_FAILED;
+  if (status == cudaStreamCaptureStatusActive)
+    return FUSER_OK;
+  if (status == cudaStreamCaptureStatusInvalidated)
+    return fail(std::string(op) +
+                ": the CUDA graph capture was invalidated by an earlier call "
+                "that cannot be captured");
+  return fail(std::string(op) +
+              ": work issued on a stream outside the CUDA graph capture would "
+              "run once, now, instead of at each replay; a stream joins the "
+              "capture by waiting for a captured stream "
+              "(hostir.synchronize_stream) before it issues work");
 }
 
 void CudaBackend::finalizeCommunicators() {

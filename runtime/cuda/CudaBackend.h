@@ -59,6 +59,12 @@ FuserStatus checkNccl(ncclResult_t result, const char *op, const char *call);
 FuserStatus checkCublas(cublasStatus_t status, const char *op,
                         const char *call);
 
+/// Why what programs set up on first use (communicators, IPC shares,
+/// cached buffers, workspaces, kernel modules) cannot be captured.
+inline constexpr char kSetUpBeforeCapture[] =
+    "it is set up on first use, which a replay would not repeat; run the "
+    "program once before capturing it";
+
 /// cuBLASLt's handle, the workspace (allocated once) and the algorithm
 /// chosen for each problem (CudaLibrary.cpp).
 class MatmulEngine;
@@ -77,6 +83,11 @@ struct DriverCalls {
   decltype(&cuModuleGetFunction) moduleGetFunction = nullptr;
   decltype(&cuModuleUnload) moduleUnload = nullptr;
   decltype(&cuLaunchKernel) launchKernel = nullptr;
+  decltype(&cuGraphNodeGetType) graphNodeGetType = nullptr;
+  decltype(&cuGraphBatchMemOpNodeGetParams) graphBatchMemOpNodeGetParams =
+      nullptr;
+  decltype(&cuGraphExecBatchMemOpNodeSetParams)
+      graphExecBatchMemOpNodeSetParams = nullptr;
 };
 
 /// A posted communication: an event recorded on the stream it ran on, or,
@@ -103,6 +114,56 @@ struct IpcShare {
   /// The peers' allocations this rank opened (to close), its semaphores.
   std::vector<void *> opened;
   uint32_t *ownSemaphores = nullptr;
+  /// Graphs whose replays signal or wait through it.
+  int64_t graphs = 0;
+};
+
+/// A capture under way (fuser_graph_begin_capture).
+struct Capture {
+  /// The stream it began on, and ends on.
+  cudaStream_t stream = nullptr;
+  /// The buffers allocated during the capture: the graph owns them.
+  std::vector<void *> buffers;
+  /// Each IPC share's signal and wait counts when the capture began.
+  struct Counts {
+    IpcShare *share;
+    std::vector<uint32_t> signalled, awaited;
+  };
+  std::vector<Counts> ipcCounts;
+};
+
+/// A captured execution: the executable graph, the buffers it owns, and the
+/// IPC semaphore operations it holds, renumbered for each replay.
+struct CudaGraph : FuserGraph {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  std::vector<void *> buffers;
+  /// A signal or wait count the capture advanced. Semaphores count, so a
+  /// replay must signal and wait for the counts that follow the last ones
+  /// issued (by a replay or not), not the recorded ones.
+  struct Counter {
+    /// The count in the share's handles (signalled or awaited).
+    uint32_t *count;
+    /// The semaphore its operations write or wait on.
+    CUdeviceptr semaphore;
+    /// The count when the capture began, and how much one replay
+    /// advances it.
+    uint32_t atCapture, advance;
+    /// What the executable graph adds to the captured values now.
+    uint32_t applied = 0;
+  };
+  std::vector<Counter> counters;
+  /// A node of stream memory operations, as captured, and the counter each
+  /// of its operations counts on (the number of counters for none).
+  struct MemOpNode {
+    CUgraphNode node;
+    CUDA_BATCH_MEM_OP_NODE_PARAMS params;
+    std::vector<CUstreamBatchMemOpParams> operations;
+    std::vector<size_t> counterOf;
+  };
+  std::vector<MemOpNode> memOpNodes;
+  /// The shares whose semaphores the graph uses (each counts the graph).
+  std::vector<IpcShare *> shares;
 };
 
 class CudaBackend final : public Backend {
@@ -160,6 +221,13 @@ public:
   void synchronizeStream(FuserStream *stream) override;
   FuserStream *wrapStream(void *nativeStream) override;
 
+  FuserStatus beginCapture() override;
+  FuserGraph *endCapture() override;
+  FuserStatus launchGraph(FuserGraph &graph) override;
+  void destroyGraph(FuserGraph *graph) override;
+  /// CUDA events on the current stream (CudaTimers.cpp).
+  FuserTimer *createTimer() override;
+
   FuserStatus launchKernel(const char *image, const char *kernel,
                            void **function, const int64_t grid[3],
                            const int64_t block[3],
@@ -182,6 +250,20 @@ public:
   /// Counts a device allocation made outside the pool (workspaces).
   void countDeviceAllocation() { ++deviceAllocations; }
 
+  /// While a graph is captured, fails with "<op>: <call> cannot be captured
+  /// into a CUDA graph: <reason>"; FUSER_OK otherwise. What cannot be
+  /// replayed is refused before CUDA sees it, so that the message names it.
+  FuserStatus refuseWhileCapturing(const char *op, const char *call,
+                                   const std::string &reason) const;
+  /// While a graph is captured, fails unless the current stream takes part
+  /// in the capture: work on another stream would run once, now.
+  FuserStatus checkCapturedStream(const char *op);
+  /// Waits until `query` (a stream's or an event's) no longer answers
+  /// cudaErrorNotReady, bounded by the timeout; reports a failed NCCL
+  /// communicator at once. Refused during a capture.
+  FuserStatus awaitCompletion(const std::function<cudaError_t()> &query,
+                              const char *op, const char *call);
+
 private:
   CudaBackend() = default;
   struct Allocation {
@@ -189,6 +271,8 @@ private:
     int64_t bytes;
     /// Cached buffers live until fuser_finalize.
     bool cached = false;
+    /// Buffers allocated during a capture live as long as its graph.
+    bool graphOwned = false;
   };
 
   /// The team's NCCL communicator, created on first use (every member asks
@@ -227,6 +311,23 @@ private:
   /// Unloads the modules and clears the program slots that held their
   /// kernels (fuser_finalize).
   void unloadKernelModules();
+  /// Forgets each share's last signal: a capture must not wait for events
+  /// recorded outside it, nor later work for events recorded inside it
+  /// (CudaGraphs.cpp).
+  void forgetLastSignals();
+  /// Gives the graph the counters the capture advanced and the shares they
+  /// belong to, and puts each count back to where it was when the capture
+  /// began (nothing was executed).
+  void takeCapturedCounters(Capture &ended, CudaGraph &graph);
+  /// Finds the graph's stream memory operations on the counters'
+  /// semaphores; fails on memory allocation nodes.
+  FuserStatus inspectCapturedNodes(CudaGraph &graph);
+  /// Sets the semaphore operations of the executable graph to the counts
+  /// that follow the ones issued so far.
+  FuserStatus renumberSemaphores(CudaGraph &graph);
+  /// Frees the graph's executable and its buffers (stream-ordered on
+  /// `stream`).
+  void releaseGraph(CudaGraph &graph, cudaStream_t stream);
 
   int device = 0;
   DriverCalls driver;
@@ -259,6 +360,13 @@ private:
   std::map<const char *, CUmodule> kernelModules;
   /// The program slots launches stored a kernel in.
   std::vector<void **> kernelSlots;
+  /// The capture under way, if any.
+  std::unique_ptr<Capture> capture;
+  /// Where the buffers of a graph are allocated while it is captured: a
+  /// stream outside the capture.
+  cudaStream_t captureAllocationStream = nullptr;
+  /// The graphs alive.
+  std::vector<std::unique_ptr<CudaGraph>> graphs;
 };
 
 /// The backend as the library calls see it (only while it is the one in

@@ -102,6 +102,9 @@ ncclComm_t CudaBackend::getCommunicator(FuserTeam &team, const char *op) {
   auto found = communicators.find(team.members);
   if (found != communicators.end())
     return found->second;
+  if (refuseWhileCapturing(op, "creating the team's NCCL communicator",
+                           kSetUpBeforeCapture))
+    return nullptr;
   ncclUniqueId id;
   if (team.index == 0 &&
       checkNccl(ncclGetUniqueId(&id), op, "ncclGetUniqueId"))
@@ -146,7 +149,7 @@ FuserWork *CudaBackend::postCollective(
     FuserTeam &team, const char *op, const char *call,
     const std::function<ncclResult_t(ncclComm_t, cudaStream_t)> &launch) {
   ncclComm_t communicator = getCommunicator(team, op);
-  if (!communicator ||
+  if (!communicator || checkCapturedStream(op) ||
       settle(communicator, launch(communicator, getStream()), op, call))
     return nullptr;
   auto *work = new CudaWork();
@@ -314,7 +317,7 @@ FuserWork *CudaBackend::pointToPoint(FuserTeam &team, const FuserBuffer &buffer,
                                      int64_t peer, bool sending) {
   const char *op = sending ? "hostir.send" : "hostir.recv";
   ncclComm_t communicator = getCommunicator(team, op);
-  if (!communicator)
+  if (!communicator || checkCapturedStream(op))
     return nullptr;
   // Posted with the rest of its group (or alone when waited on).
   auto work = std::make_unique<CudaWork>();

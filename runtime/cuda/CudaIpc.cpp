@@ -44,6 +44,10 @@ void CudaBackend::releaseSharesOf(void *address, int64_t bytes) {
   for (auto share = ipcShares.begin(); share != ipcShares.end();)
     if (auto *data = static_cast<char *>(share->first.second);
         data >= begin && data < begin + bytes) {
+      if (share->second->graphs)
+        fuser_fail("hostir.deallocate: a symmetric buffer is freed while a "
+                   "CUDA graph signals through its IPC share; destroy the "
+                   "graph first");
       releaseShare(*share->second);
       share = ipcShares.erase(share);
     } else {
@@ -58,6 +62,9 @@ FuserIpcHandles *CudaBackend::ipcShare(FuserTeam &team,
   auto key = std::make_pair(team.members, static_cast<void *>(data));
   if (auto found = ipcShares.find(key); found != ipcShares.end())
     return &found->second->handles;
+  if (refuseWhileCapturing(op, "sharing a buffer through CUDA IPC",
+                           kSetUpBeforeCapture))
+    return nullptr;
 
   // Only memory from cudaMalloc can be exported: symmetric and cached
   // buffers.
@@ -158,6 +165,8 @@ FuserStatus CudaBackend::ipcSignal(FuserIpcHandles &handles, int64_t peer) {
   if (!checkIpcPeer("ipc_signal", handles, peer))
     return FUSER_FAILED;
   const char *op = "hostir.ipc_signal";
+  if (checkCapturedStream(op))
+    return FUSER_FAILED;
   cudaEvent_t &last = handles.lastSignal[peer];
   if (last && handles.lastSignalStream[peer] != getStream() &&
       checkCuda(cudaStreamWaitEvent(getStream(), last, 0), op,
@@ -179,6 +188,8 @@ FuserStatus CudaBackend::ipcSignal(FuserIpcHandles &handles, int64_t peer) {
 
 FuserStatus CudaBackend::ipcWait(FuserIpcHandles &handles, int64_t peer) {
   if (!checkIpcPeer("ipc_wait", handles, peer))
+    return FUSER_FAILED;
+  if (checkCapturedStream("hostir.ipc_wait"))
     return FUSER_FAILED;
   uint32_t *counter = handles.semaphores[handles.index] + peer;
   return checkDriver(driver.streamWaitValue32(

@@ -44,6 +44,9 @@ FuserStatus CudaBackend::loadKernel(const char *image, const char *kernel,
   std::string op = describeLaunch(kernel);
   auto module = kernelModules.find(image);
   if (module == kernelModules.end()) {
+    if (refuseWhileCapturing(op.c_str(), "loading the kernel's module",
+                             kSetUpBeforeCapture))
+      return FUSER_FAILED;
     // Driver calls act on the calling thread's current context: the
     // device's primary context, which the runtime API makes current.
     if (checkCuda(cudaSetDevice(device), op.c_str(), "cudaSetDevice"))
@@ -76,6 +79,9 @@ FuserStatus CudaBackend::launchKernel(const char *image, const char *kernel,
                                       const int64_t block[3],
                                       void **parameters) {
   if (!loadSlot(function) && loadKernel(image, kernel, function))
+    return FUSER_FAILED;
+  // The check's name is built only while capturing: launches are hot.
+  if (capture && checkCapturedStream(describeLaunch(kernel).c_str()))
     return FUSER_FAILED;
   CUresult result = driver.launchKernel(
       loadSlot(function), grid[0], grid[1], grid[2], block[0], block[1],

@@ -210,7 +210,10 @@ FuserStatus MatmulEngine::getWorkspace(cudaStream_t stream, const char *op,
     workspace = found->second;
     return FUSER_OK;
   }
-  if (checkCuda(cudaMalloc(&workspace, kMatmulWorkspaceBytes), op,
+  if (backend.refuseWhileCapturing(op, "allocating a stream's cuBLASLt "
+                                       "workspace",
+                                   kSetUpBeforeCapture) ||
+      checkCuda(cudaMalloc(&workspace, kMatmulWorkspaceBytes), op,
                 "cudaMalloc"))
     return FUSER_FAILED;
   backend.countDeviceAllocation();
@@ -352,6 +355,8 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
                 "matrices, not " +
                 fuser_dtype_name(problem.dtype));
   CudaBackend &backend = getActiveCudaBackend();
+  if (backend.checkCapturedStream(op))
+    return FUSER_FAILED;
   cudaStream_t stream = backend.getStream();
   if (problem.k == 0)
     return fillWithBias(problem, op, stream);
@@ -477,6 +482,8 @@ FuserStatus CudaBackend::reduceBlocks(const FuserBuffer &input,
                                       const FuserBuffer &out,
                                       FuserReduction kind) {
   const char *op = "hostir.reduce_blocks";
+  if (checkCapturedStream(op))
+    return FUSER_FAILED;
   int64_t blocks = input.sizes[0], elements = getNumElements(out);
   if (elements == 0)
     return FUSER_OK;

@@ -4,6 +4,10 @@
 // free, so a steady-state execution calls no cudaMalloc/cudaFree. Symmetric
 // memory (what CUDA IPC shares) cannot come from the pool, which legacy IPC
 // handles cannot export: it is cudaMalloc'd and kept for reuse by size.
+// While a graph is captured, device memory still comes from the pool, on a
+// stream outside the capture, and the graph keeps it: every replay writes
+// where the captured execution would have, and the graph holds no
+// allocation nodes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +27,20 @@ int64_t roundUp(int64_t bytes) {
   return std::max<int64_t>(kAlignment,
                            (bytes + kAlignment - 1) / kAlignment * kAlignment);
 }
+
+/// Lets the calling thread make, while it lives, the calls a capture in
+/// cudaStreamCaptureModeThreadLocal refuses: a graph's buffers are
+/// allocated beside the capture, not in it.
+class UncapturedCalls {
+public:
+  UncapturedCalls() { cudaThreadExchangeStreamCaptureMode(&mode); }
+  ~UncapturedCalls() { cudaThreadExchangeStreamCaptureMode(&mode); }
+  UncapturedCalls(const UncapturedCalls &) = delete;
+  UncapturedCalls &operator=(const UncapturedCalls &) = delete;
+
+private:
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+};
 } // namespace
 
 void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
@@ -31,9 +49,21 @@ void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
   void *address = nullptr;
   switch (memory) {
   case FUSER_MEMORY_DEVICE: {
-    if (checkCuda(cudaMallocFromPoolAsync(&address, rounded, pool, getStream()),
-                  op, "cudaMallocFromPoolAsync"))
+    if (capture) {
+      // The zeroing is part of the capture, on the current stream.
+      if (zeroed && checkCapturedStream(op))
+        return nullptr;
+      UncapturedCalls uncaptured;
+      if (checkCuda(cudaMallocFromPoolAsync(&address, rounded, pool,
+                                            captureAllocationStream),
+                    op, "cudaMallocFromPoolAsync"))
+        return nullptr;
+      capture->buffers.push_back(address);
+    } else if (checkCuda(cudaMallocFromPoolAsync(&address, rounded, pool,
+                                                 getStream()),
+                         op, "cudaMallocFromPoolAsync")) {
       return nullptr;
+    }
     size_t reserved = 0;
     cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent,
                             &reserved);
@@ -44,6 +74,11 @@ void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
     break;
   }
   case FUSER_MEMORY_SYMMETRIC: {
+    if (refuseWhileCapturing(op, "allocating symmetric memory",
+                             "it is obtained and released with host "
+                             "synchronization; keep shared buffers cached "
+                             "(fuser-compile -cache-allocations)"))
+      return nullptr;
     auto reusable = freeSymmetric.find(rounded);
     if (reusable != freeSymmetric.end()) {
       address = reusable->second;
@@ -56,7 +91,10 @@ void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
     break;
   }
   case FUSER_MEMORY_HOST:
-    if (checkCuda(cudaMallocHost(&address, rounded), op, "cudaMallocHost"))
+    if (refuseWhileCapturing(op, "cudaMallocHost",
+                             "host memory is allocated and freed with host "
+                             "synchronization") ||
+        checkCuda(cudaMallocHost(&address, rounded), op, "cudaMallocHost"))
       return nullptr;
     ++deviceAllocations;
     break;
@@ -64,7 +102,9 @@ void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
     fail("allocate: unknown memory kind " + std::to_string(memory));
     return nullptr;
   }
-  allocations[address] = Allocation{memory, rounded};
+  allocations[address] =
+      Allocation{memory, rounded, /*cached=*/false,
+                 /*graphOwned=*/capture && memory == FUSER_MEMORY_DEVICE};
   if (zeroed &&
       checkCuda(cudaMemsetAsync(address, 0, rounded, getStream()), op,
                 "cudaMemsetAsync")) {
@@ -84,8 +124,13 @@ void CudaBackend::deallocate(void *address) {
     fuser_fail(fuser_last_error());
   }
   Allocation allocation = found->second;
-  if (allocation.cached)
+  // The graph's replays keep using its buffers: they are freed with it.
+  if (allocation.cached || allocation.graphOwned)
     return;
+  if (refuseWhileCapturing("hostir.deallocate",
+                           "freeing a buffer allocated before the capture",
+                           "a replay cannot free memory it did not allocate"))
+    fuser_fail(fuser_last_error());
   allocations.erase(found);
   switch (allocation.memory) {
   case FUSER_MEMORY_DEVICE:
@@ -126,6 +171,10 @@ void *CudaBackend::getCachedBuffer(const std::string &name, int64_t bytes,
     }
     return found->second.first;
   }
+  if (refuseWhileCapturing("hostir.cached_buffer",
+                           ("allocating cached buffer '" + name + "'").c_str(),
+                           kSetUpBeforeCapture))
+    return nullptr;
   // Allocated once and never returned to the pool: cudaMalloc, so that
   // IPC can share it too.
   void *address = nullptr;
@@ -184,6 +233,8 @@ CopyPlan planCopy(const FuserBuffer &source, const FuserBuffer &target) {
 FuserStatus CudaBackend::copy(const FuserBuffer &source,
                               const FuserBuffer &target) {
   const char *op = "hostir.copy";
+  if (checkCapturedStream(op))
+    return FUSER_FAILED;
   int64_t element = static_cast<int64_t>(getElementSize(source.dtype));
   CopyPlan plan = planCopy(source, target);
   char *from = getData(source), *to = getData(target);

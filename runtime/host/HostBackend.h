@@ -64,6 +64,13 @@ public:
   void synchronizeStream(FuserStream *) override {}
   FuserStream *wrapStream(void *nativeStream) override;
 
+  FuserStatus beginCapture() override;
+  FuserGraph *endCapture() override;
+  FuserStatus launchGraph(FuserGraph &graph) override;
+  void destroyGraph(FuserGraph *graph) override;
+  /// On the steady clock: work runs as it is issued.
+  FuserTimer *createTimer() override;
+
   FuserStatus launchKernel(const char *image, const char *kernel,
                            void **function, const int64_t grid[3],
                            const int64_t block[3],

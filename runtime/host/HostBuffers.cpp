@@ -87,6 +87,29 @@ FuserStatus HostBackend::launchKernel(const char *, const char *kernel, void **,
               "--target=cpu for CPU kernels");
 }
 
+static FuserStatus needsGraphs(const char *what) {
+  return fail(std::string(what) +
+              ": CUDA graphs need the CUDA backend; the host backend (CPU "
+              "ranks) runs every call as it is issued, so there is no device "
+              "work to capture and replay (compile the program with "
+              "--target=cuda)");
+}
+
+FuserStatus HostBackend::beginCapture() {
+  return needsGraphs("graph_begin_capture");
+}
+
+FuserGraph *HostBackend::endCapture() {
+  needsGraphs("graph_end_capture");
+  return nullptr;
+}
+
+FuserStatus HostBackend::launchGraph(FuserGraph &) {
+  return needsGraphs("graph_launch");
+}
+
+void HostBackend::destroyGraph(FuserGraph *graph) { delete graph; }
+
 static FuserStatus needsCuda(const char *op) {
   return fail(std::string(op) +
               ": CUDA IPC needs the CUDA backend (compile with --target=cuda)");

@@ -184,31 +184,6 @@ TEST_F(CudaMemory, StridedCopiesThroughTheCopyEngine) {
 
 using CudaIpc = CudaTest;
 
-/// One ring step over IPC: each rank signals the next that its buffer is
-/// ready, waits for the previous, and copies the previous rank's buffer.
-void ringStep(FuserIpcHandles *handles, const FuserBuffer &shared,
-              const FuserBuffer &received) {
-  int64_t n = worldSize(), next = (rank() + 1) % n,
-          previous = (rank() + n - 1) % n;
-  ASSERT_EQ(fuser_ipc_signal(handles, next), FUSER_OK) << fuser_last_error();
-  ASSERT_EQ(fuser_ipc_wait(handles, previous), FUSER_OK) << fuser_last_error();
-  FuserBuffer peer = shared;
-  peer.allocated = peer.aligned = fuser_ipc_peer_pointer(handles, previous);
-  ASSERT_NE(peer.aligned, nullptr) << fuser_last_error();
-  ASSERT_EQ(fuser_copy(&peer, &received), FUSER_OK) << fuser_last_error();
-  // Done reading: the previous rank may overwrite its buffer.
-  ASSERT_EQ(fuser_ipc_signal(handles, previous), FUSER_OK);
-  ASSERT_EQ(fuser_ipc_wait(handles, next), FUSER_OK);
-}
-
-/// Whether every rank has `condition`: a test that stops on one rank only
-/// would leave the others waiting in the next communication.
-bool onEveryRank(bool condition) {
-  int mine = condition, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return all;
-}
-
 TEST_F(CudaIpc, RingOfPeerCopiesSharesOnce) {
   int64_t n = worldSize();
   if (n < 2)

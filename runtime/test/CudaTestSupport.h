@@ -8,6 +8,7 @@
 #define FUSER_RUNTIME_TEST_CUDATESTSUPPORT_H
 
 #include "TestBuffers.h"
+#include "TestTeams.h"
 
 #include <gtest/gtest.h>
 
@@ -86,5 +87,22 @@ template <typename T> struct DeviceTensor {
     return values;
   }
 };
+
+/// One ring step over IPC: each rank signals the next that its buffer is
+/// ready, waits for the previous, and copies the previous rank's buffer.
+inline void ringStep(FuserIpcHandles *handles, const FuserBuffer &shared,
+                     const FuserBuffer &received) {
+  int64_t n = worldSize(), next = (rank() + 1) % n,
+          previous = (rank() + n - 1) % n;
+  ASSERT_EQ(fuser_ipc_signal(handles, next), FUSER_OK) << fuser_last_error();
+  ASSERT_EQ(fuser_ipc_wait(handles, previous), FUSER_OK) << fuser_last_error();
+  FuserBuffer peer = shared;
+  peer.allocated = peer.aligned = fuser_ipc_peer_pointer(handles, previous);
+  ASSERT_NE(peer.aligned, nullptr) << fuser_last_error();
+  ASSERT_EQ(fuser_copy(&peer, &received), FUSER_OK) << fuser_last_error();
+  // Done reading: the previous rank may overwrite its buffer.
+  ASSERT_EQ(fuser_ipc_signal(handles, previous), FUSER_OK);
+  ASSERT_EQ(fuser_ipc_wait(handles, next), FUSER_OK);
+}
 
 #endif // FUSER_RUNTIME_TEST_CUDATESTSUPPORT_H

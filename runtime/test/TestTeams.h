@@ -5,6 +5,7 @@
 #include "fuser/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 inline int64_t rank() { return fuser_rank(); }
 inline int64_t worldSize() { return fuser_world_size(); }
@@ -19,6 +20,14 @@ inline FuserTeam *world() {
 inline void expectCompletes(FuserWork *work) {
   ASSERT_NE(work, nullptr) << fuser_last_error();
   ASSERT_EQ(fuser_wait(work), FUSER_OK) << fuser_last_error();
+}
+
+/// Whether every rank has `condition`: a test that stops on one rank only
+/// would leave the others waiting in the next communication.
+inline bool onEveryRank(bool condition) {
+  int mine = condition, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all;
 }
 
 #endif // FUSER_RUNTIME_TEST_TESTTEAMS_H

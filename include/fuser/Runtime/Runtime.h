@@ -222,6 +222,65 @@ void fuser_synchronize_stream(FuserStream *stream);
  * makes programs run on it. Null (with an error) on the host backend. */
 FuserStream *fuser_wrap_stream(void *nativeStream);
 
+/*--- Graphs (CUDA backend only) --------------------------------------------*/
+
+/* One execution of a program captured as a CUDA graph and replayed with one
+ * launch, so that the host issues one call instead of every kernel, library
+ * call and communication. A graph replays the device work of the execution
+ * it captured: on the same buffers (the inputs it was given, the cached
+ * buffers, and the buffers it allocated, which the graph keeps), with the
+ * same kernels, communications and IPC signals. See docs/runtime.md. */
+typedef struct FuserGraph FuserGraph;
+
+/* Starts capturing the work issued on the current stream (stream capture,
+ * cudaStreamCaptureModeThreadLocal), after waiting (bounded) for the work
+ * issued so far. Streams join the capture by waiting for a captured stream
+ * (fuser_synchronize_stream, fuser_wait), as the pipelined loops of
+ * programs do; work issued on a stream that has not joined fails. Until
+ * fuser_graph_end_capture, device allocations come from buffers the graph
+ * will own (fuser_deallocate leaves them to the graph), and whatever cannot
+ * be replayed fails naming the call: host synchronization
+ * (fuser_synchronize, freeing host or symmetric memory), symmetric or host
+ * allocations, freeing a buffer allocated before the capture, and what is
+ * set up on first use (communicators, IPC shares, cached buffers, cuBLASLt
+ * workspaces, kernel modules): run a program once before capturing it.
+ * Fails on the host backend, which runs work as it is issued and has
+ * nothing to replay. */
+FuserStatus fuser_graph_begin_capture(void);
+/* Ends the capture and instantiates the graph; null with an error when a
+ * call made the capture fail, a stream never rejoined the captured stream,
+ * or the graph holds memory allocation nodes. */
+FuserGraph *fuser_graph_end_capture(void);
+/* Replays the graph on the current stream (cudaGraphLaunch), after the
+ * work issued there before, without waiting for it. Each replay writes the
+ * same output buffers, which hold the last replay's values. IPC signals
+ * and waits are renumbered for each replay, so that replays may follow one
+ * another and executions that are not replayed. */
+FuserStatus fuser_graph_launch(FuserGraph *graph);
+/* Frees the graph and returns its buffers to the pool, stream-ordered on
+ * the current stream (as fuser_deallocate does): replays issued on other
+ * streams must be ordered before. Null is ignored. fuser_finalize frees
+ * the graphs still alive (destroy them before, or not at all). */
+void fuser_graph_destroy(FuserGraph *graph);
+
+/*--- Timers ----------------------------------------------------------------*/
+
+/* The time between two points of the current stream: CUDA events on the
+ * CUDA backend (device time, so that asynchronous work is counted when it
+ * runs, not when it is issued), the host's steady clock on the host
+ * backend (which runs work as it is issued). A timer belongs to the backend
+ * current when it was created; destroy it before fuser_finalize. */
+typedef struct FuserTimer FuserTimer;
+FuserTimer *fuser_timer_create(void);
+/* Mark the start and the stop on the current stream; neither waits. */
+FuserStatus fuser_timer_start(FuserTimer *timer);
+FuserStatus fuser_timer_stop(FuserTimer *timer);
+/* Microseconds from start to stop, once the work before the stop has
+ * completed: the host waits, bounded by FUSER_TIMEOUT_S. Fails unless the
+ * timer was started and then stopped. */
+FuserStatus fuser_timer_elapsed_us(FuserTimer *timer, double *microseconds);
+void fuser_timer_destroy(FuserTimer *timer);
+
 /*--- Buffers and library calls --------------------------------------------*/
 
 /* Memory of `bytes` of the given kind (zeroed when asked), aligned for any
