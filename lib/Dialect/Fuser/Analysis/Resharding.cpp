@@ -202,9 +202,13 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
   if (!mesh)
     return results;
 
+  // A view of a partial value is partial too (moving data is linear), except
+  // one that repeats the data (broadcast, expand): its result is resolved,
+  // so that decomposition resolves the operand, which is smaller, rather
+  // than the repeated copy or what a consumer makes of it.
   SmallVector<int64_t> partialAxes;
   ReductionKind partialKind = ReductionKind::Sum;
-  if (isa<ViewOpInterface>(operation))
+  if (isa<ViewOpInterface>(operation) && !rule.repeatsOperandData())
     if (ShardingAttr source = getSharding(operation->getOperand(0));
         source && source.getMesh() == mesh) {
       llvm::append_range(partialAxes, source.getPartialAxes());

@@ -19,6 +19,21 @@ void ShardingRule::addOwnFactor(DimFactors &tensor, int64_t dim, int64_t size,
     tensor[dim].push_back(addFactor(size, kind));
 }
 
+bool ShardingRule::repeatsOperandData() const {
+  DenseSet<int64_t> operandFactors;
+  for (const DimFactors &operand : operands)
+    for (const SmallVector<int64_t, 2> &dim : operand)
+      operandFactors.insert(dim.begin(), dim.end());
+  return llvm::any_of(results, [&](const DimFactors &result) {
+    return llvm::any_of(result, [&](const SmallVector<int64_t, 2> &dim) {
+      return llvm::any_of(dim, [&](int64_t factor) {
+        return !operandFactors.contains(factor) &&
+               factors[factor].kind == FactorKind::Parallel;
+      });
+    });
+  });
+}
+
 ShardingRule ShardingRule::pointwise(ArrayRef<int64_t> shape,
                                      unsigned numOperands,
                                      unsigned numResults) {

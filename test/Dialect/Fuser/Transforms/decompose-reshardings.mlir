@@ -187,6 +187,62 @@ func.func @sharded_reduction(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[], [0
 
 // -----
 
+// Softmax's statistics over a split dim, as propagation leaves them: the
+// partial max and sum are resolved at [8, 1] before they are expanded, an
+// allreduce each (32 bytes per rank rather than a reduce_scatter of the
+// expanded [8, 16]), whichever placement is asked for.
+// CHECK-LABEL: func.func @partial_before_expand
+// CHECK: %[[M:.*]] = fuser.comm.allreduce %{{.*}} axis = 0 : tensor<8x1xf32, {{.*}}partial = {0 : max}>> -> tensor<8x1xf32, {{.*}}{{\[}}[], []]>>
+// CHECK: fuser.expand %[[M]]
+// CHECK: %[[S:.*]] = fuser.comm.allreduce %{{.*}} axis = 0 : tensor<8x1xf32, {{.*}}partial = {0 : sum}>> -> tensor<8x1xf32, {{.*}}{{\[}}[], []]>>
+// CHECK: fuser.expand %[[S]]
+// CHECK-NOT: fuser.comm
+// CHECK: fuser.div
+// BEFORE-LABEL: func.func @partial_before_expand
+// BEFORE-COUNT-2: fuser.comm.allreduce {{.*}} -> tensor<8x1xf32
+// BEFORE-NOT: fuser.comm
+// BEFORE: fuser.div
+// AFTER-LABEL: func.func @partial_before_expand
+// AFTER-COUNT-2: fuser.comm.allreduce {{.*}} -> tensor<8x1xf32
+// AFTER-NOT: fuser.comm
+// AFTER: fuser.div
+#mesh = #fuser.mesh<[2]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#max = #fuser.sharding<#mesh, [[], []], partial = {0 : max}>
+#sum = #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>
+func.func @partial_before_expand(%x: tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols> {
+  %mx = fuser.max %x dims = [1] keepdim : tensor<8x16xf32, #cols> -> tensor<8x1xf32, #max>
+  %mxb = fuser.expand %mx : tensor<8x1xf32, #max> -> tensor<8x16xf32, #cols>
+  %d = fuser.sub %x, %mxb : (tensor<8x16xf32, #cols>, tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols>
+  %e = fuser.exp %d : tensor<8x16xf32, #cols> -> tensor<8x16xf32, #cols>
+  %s = fuser.sum %e dims = [1] keepdim : tensor<8x16xf32, #cols> -> tensor<8x1xf32, #sum>
+  %sb = fuser.expand %s : tensor<8x1xf32, #sum> -> tensor<8x16xf32, #cols>
+  %y = fuser.div %e, %sb : (tensor<8x16xf32, #cols>, tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols>
+  return %y : tensor<8x16xf32, #cols>
+}
+
+// -----
+
+// A partial sum broadcast to a value its user splits by rows is resolved
+// and split at [8], by a reduce_scatter before the broadcast.
+// CHECK-LABEL: func.func @partial_before_broadcast
+// CHECK: %[[S:.*]] = fuser.comm.reduce_scatter %{{.*}} axis = 0 : tensor<8xf32, {{.*}}partial = {0 : sum}>> -> tensor<8xf32, {{.*}}{{\[}}[0]]>>
+// CHECK: fuser.broadcast %[[S]]
+// CHECK-NOT: fuser.comm
+#mesh = #fuser.mesh<[2]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#sum = #fuser.sharding<#mesh, [[]], partial = {0 : sum}>
+func.func @partial_before_broadcast(%x: tensor<8x16xf32, #cols>, %y: tensor<8x16xf32, #rows>) -> tensor<8x16xf32, #rows> {
+  %s = fuser.sum %x dims = [1] : tensor<8x16xf32, #cols> -> tensor<8xf32, #sum>
+  %b = fuser.broadcast %s dims = [0] : tensor<8xf32, #sum> -> tensor<8x16xf32, #rows>
+  %z = fuser.mul %y, %b : (tensor<8x16xf32, #rows>, tensor<8x16xf32, #rows>) -> tensor<8x16xf32, #rows>
+  return %z : tensor<8x16xf32, #rows>
+}
+
+// -----
+
 // A slice of a split dim needs the dim whole first.
 // CHECK-LABEL: func.func @slice_of_split_dim
 // CHECK: %[[G:.*]] = fuser.comm.allgather %{{.*}} axis = 0

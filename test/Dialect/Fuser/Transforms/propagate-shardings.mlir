@@ -157,6 +157,32 @@ func.func @annotated_partial_result(%x: tensor<8x16xf32, #fuser.sharding<#mesh, 
 
 // -----
 
+// Views pass a partial value on, but a broadcast or expand, which repeats
+// it, gets a resolved result (and the split its user wants): decomposition
+// then resolves the partial value at its size before the repetition.
+// CHECK-LABEL: func.func @partial_through_views
+// CHECK: fuser.sum {{.*}} -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[]], partial = {0 : sum}>>
+// CHECK: fuser.reshape {{.*}} -> tensor<2x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []], partial = {0 : sum}>>
+// CHECK: fuser.reshape {{.*}} -> tensor<8x1xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []], partial = {0 : sum}>>
+// CHECK: fuser.expand {{.*}} -> tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [0]]>>
+// CHECK: fuser.max {{.*}} -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[]], partial = {0 : max}>>
+// CHECK: fuser.broadcast {{.*}} -> tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [0]]>>
+#mesh = #fuser.mesh<[2]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+func.func @partial_through_views(%x: tensor<8x16xf32, #cols>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %s = fuser.sum %x dims = [1] : tensor<8x16xf32, #cols> -> tensor<8xf32>
+  %r = fuser.reshape %s : tensor<8xf32> -> tensor<2x4xf32>
+  %k = fuser.reshape %r : tensor<2x4xf32> -> tensor<8x1xf32>
+  %e = fuser.expand %k : tensor<8x1xf32> -> tensor<8x16xf32>
+  %d = fuser.div %x, %e : (tensor<8x16xf32, #cols>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = fuser.max %x dims = [1] : tensor<8x16xf32, #cols> -> tensor<8xf32>
+  %b = fuser.broadcast %m dims = [0] : tensor<8xf32> -> tensor<8x16xf32>
+  %c = fuser.sub %x, %b : (tensor<8x16xf32, #cols>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %d, %c : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
 // Without any sharding nothing changes.
 // CHECK-LABEL: func.func @unsharded
 // CHECK: fuser.exp {{.*}} : tensor<8xf32> -> tensor<8xf32>

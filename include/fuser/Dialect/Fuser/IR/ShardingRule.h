@@ -50,6 +50,11 @@ public:
   void addOwnFactor(DimFactors &tensor, int64_t dim, int64_t size,
                     FactorKind kind = FactorKind::Parallel);
 
+  /// Whether a result has a parallel factor that no operand has: the op
+  /// repeats its operands' data along it (broadcast, expand), so the result
+  /// holds more elements than the operands.
+  bool repeatsOperandData() const;
+
   ArrayRef<Factor> getFactors() const { return factors; }
   const Factor &getFactor(int64_t index) const { return factors[index]; }
   int64_t getNumFactors() const { return factors.size(); }

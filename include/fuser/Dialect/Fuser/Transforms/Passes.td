@@ -19,11 +19,14 @@ def PropagateShardings : Pass<"fuser-propagate-shardings", "func::FuncOp"> {
     prefers (a linear's or matmul's weight), then the most-sharded; each mesh
     axis is taken once per value, so a parallel axis is propagated once. A
     split reduction factor (a matmul's K, a reduced dim) makes the results
-    partial. Backward propagation reaches unannotated values from their uses
-    (e.g. the residual input of an add, values of creation ops); unannotated
-    function arguments receive only a mesh and stream splits, never mesh-axis
-    splits, so the caller's data layout is the user's choice. Stream splits
-    propagate like mesh splits.
+    partial. A view of a partial value is partial too, except a broadcast or
+    expand: its result is resolved, so that the partial value is resolved
+    at its smaller size, before it is repeated. Backward propagation
+    reaches unannotated values from their uses (e.g. the residual input of
+    an add, values of creation ops); unannotated function arguments receive
+    only a mesh and stream splits, never mesh-axis splits, so the caller's
+    data layout is the user's choice. Stream splits propagate like mesh
+    splits.
 
     Through a reshape a split must fall on the outer factor of the reshaped
     dim and divide it; otherwise the pass reports which dim and why. Values
