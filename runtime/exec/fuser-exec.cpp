@@ -2,26 +2,45 @@
 //
 //   mpirun -np N fuser-exec prog.so [--program NAME] [--iterations K]
 //       [--seed S] [--inputs a.npy,b.npy] [--outputs y.npy] [--check]
-//       [--tolerance T] [--time [--time-batch B]]
+//       [--tolerance T] [--graph] [--time] [--host-time] [--time-batch B]
 //
 // Loads a library fuser-compile wrote, creates the global inputs (seeded
 // random values, or .npy files), hands every rank its piece, runs the
-// program K times, gathers the outputs on rank 0 and, with --check, compares
-// them with the unsharded reference program run on rank 0. Prints one line
-// and exits non-zero on any failure, on every rank.
+// program K times, gathers the last execution's outputs on rank 0 and,
+// with --check, compares them with the unsharded reference program run on
+// rank 0. Prints one line and exits non-zero on any failure, on every rank.
+// The first execution is the warm-up: it allocates and sets up what later
+// ones reuse (cached buffers, communicators, IPC shares, kernels), so that
+// an execution after it that asks the device for memory fails the run.
 //
-// --time times the K - 1 executions after the first (the warm-up, which
-// allocates and loads what later ones reuse) in batches of B (default 1),
-// and prints one more line before the verdict:
+// --graph (GPU programs) captures one execution as a CUDA graph after the
+// warm-up (fuser_graph_begin_capture / end_capture), and each of the K - 1
+// iterations after the warm-up replays it (fuser_graph_launch) instead of
+// calling the program. The results are the buffers of the captured
+// execution, which the graph owns and every replay writes again: the last
+// replay's are read and checked, and releasing them leaves them to the
+// graph, which frees them when it is destroyed. A program that cannot be
+// captured fails naming the call (a host synchronization, say).
+//
+// --time and --host-time time the K - 1 iterations after the warm-up in
+// batches of B back-to-back executions (default 1). Before a batch, the
+// device is drained (fuser_synchronize) and the ranks meet (MPI_Barrier).
+// --time measures the device time of the batch with a timer on the current
+// stream (fuser_timer_*: CUDA events around the batch on GPUs, the steady
+// clock on CPU ranks), so that it includes all the asynchronous work the
+// batch issued. --host-time measures the host's time to issue the batch,
+// without waiting for the device: the CPU cost of an execution as long as
+// the device keeps up (once the device's queue is full, the host waits for
+// it and the time is the device's). Each batch gives a time per execution
+// (its time / its executions), the slowest rank's; the lines give their
+// median, minimum and maximum in microseconds, then the device allocations
+// per timed execution, before the verdict:
 //   fuser-exec: timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
-// A batch runs B executions back to back: the device is drained
-// (fuser_synchronize) and the ranks meet (MPI_Barrier) before it, and the
-// device is drained again at its end, so that its time includes all the
-// asynchronous work it issued; larger batches spread the cost of those
-// waits. Each batch gives a time per execution (its time / its
-// executions), the slowest rank's; the line gives their median, minimum and
-// maximum in microseconds. Timed executions free their results without
-// reading them back; the last one's are read, gathered and checked.
+//   fuser-exec: host timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
+//   fuser-exec: device allocations NAME: executions=N per_execution=A
+// Timed executions release their results without reading them back (each
+// execution releases the previous one's, stream-ordered); the last one's
+// are read, gathered and checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,7 +72,7 @@ namespace {
 struct Options {
   std::string library, program, inputs, outputs;
   int64_t iterations = 1, seed = 0;
-  bool check = false, time = false;
+  bool check = false, graph = false, time = false, hostTime = false;
   int64_t timeBatch = 1;
   /// Unset: 1e-4, or 2e-2 when a tensor has 16-bit floats.
   std::optional<double> tolerance;
@@ -107,8 +126,12 @@ Options parseOptions(int argc, char **argv) {
       options.tolerance = std::stod(value());
     else if (argument == "--check")
       options.check = true;
+    else if (argument == "--graph")
+      options.graph = true;
     else if (argument == "--time")
       options.time = true;
+    else if (argument == "--host-time")
+      options.hostTime = true;
     else if (argument == "--time-batch")
       options.timeBatch = std::stoll(value());
     else if (!argument.empty() && argument[0] == '-')
@@ -119,12 +142,17 @@ Options parseOptions(int argc, char **argv) {
   if (options.library.empty())
     exitWith("usage: fuser-exec prog.so [--program NAME] [--iterations K] "
              "[--seed S] [--inputs a.npy,...] [--outputs y.npy,...] [--check] "
-             "[--tolerance T] [--time [--time-batch B]]");
+             "[--tolerance T] [--graph] [--time] [--host-time] "
+             "[--time-batch B]");
   if (options.iterations < 1)
     exitWith("--iterations must be at least 1");
-  if (options.time && options.iterations < 2)
-    exitWith("--time times the iterations after the first: give --iterations "
-             "2 or more");
+  if ((options.time || options.hostTime) && options.iterations < 2)
+    exitWith(std::string(options.time ? "--time" : "--host-time") +
+             " times the iterations after the first: give --iterations 2 or "
+             "more");
+  if (options.graph && options.iterations < 2)
+    exitWith("--graph replays the iterations after the first: give "
+             "--iterations 2 or more");
   if (options.timeBatch < 1)
     exitWith("--time-batch must be at least 1");
   return options;
@@ -396,42 +424,115 @@ std::vector<HostTensor> run(Entry entry, const ProgramInputs &inputs,
   return values;
 }
 
-/// Runs `entry` `executions` times in batches of `batchSize` (see --time in
-/// the header); `values` gets the last execution's outputs. Returns each
-/// batch's time per execution in microseconds on this rank.
-std::vector<double>
-timeExecutions(Entry entry, const ProgramInputs &inputs,
-               const std::vector<const TensorSpec *> &outputs,
-               int64_t executions, int64_t batchSize,
-               std::vector<HostTensor> &values) {
-  std::vector<double> perExecution;
+/// Ends every rank unless `succeeded` holds on every rank; the first rank
+/// where it does not prints `message`. Collective.
+void exitUnlessEveryRank(bool succeeded, const std::string &message) {
+  int worldSize = static_cast<int>(fuser_world_size());
+  int mine = succeeded ? worldSize : static_cast<int>(fuser_rank()), first = 0;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == worldSize)
+    return;
+  if (first == fuser_rank())
+    std::fprintf(stderr, "fuser-exec: %s\n", message.c_str());
+  fuser_finalize();
+  std::exit(1);
+}
+
+/// The executions after the warm-up: calls of the program's entry point,
+/// each releasing the previous one's results first (stream-ordered: the
+/// release waits for the execution that made them), or replays of the
+/// graph of one captured execution, whose results every replay writes
+/// again.
+class Repetitions {
+public:
+  Repetitions(Entry entry, const ProgramInputs &inputs,
+              const std::vector<const TensorSpec *> &outputs)
+      : entry(entry), inputs(inputs), outputs(outputs) {}
+  ~Repetitions() {
+    // The graph's results are its own: they go with it.
+    if (results)
+      releaseResults(*results, inputs, outputs);
+    fuser_graph_destroy(graph);
+  }
+  Repetitions(const Repetitions &) = delete;
+  Repetitions &operator=(const Repetitions &) = delete;
+
+  /// Captures one execution; every rank ends with the first failure's
+  /// message when a rank cannot. Collective.
+  void capture() {
+    FuserStatus started = fuser_graph_begin_capture();
+    if (started == FUSER_OK) {
+      results = execute(entry, inputs, outputs);
+      graph = fuser_graph_end_capture();
+    }
+    exitUnlessEveryRank(graph != nullptr,
+                        std::string("--graph: ") + fuser_last_error());
+  }
+  void runOne() {
+    if (graph) {
+      fuser_check(fuser_graph_launch(graph));
+      return;
+    }
+    if (results)
+      releaseResults(*results, inputs, outputs);
+    results = execute(entry, inputs, outputs);
+  }
+  /// The last execution's outputs, contiguous on the host.
+  std::vector<HostTensor> read() const {
+    return readResults(*results, inputs, outputs);
+  }
+
+private:
+  Entry entry;
+  const ProgramInputs &inputs;
+  const std::vector<const TensorSpec *> &outputs;
+  FuserGraph *graph = nullptr;
   std::optional<std::vector<int64_t>> results;
+};
+
+/// Each batch's time per execution in microseconds on this rank, as the
+/// device saw it (--time) and as the host issued it (--host-time).
+struct BatchTimes {
+  std::vector<double> device, host;
+};
+
+/// Runs `executions` repetitions in batches of `batchSize` and times each
+/// batch as the header says (--time, --host-time).
+BatchTimes timeExecutions(Repetitions &repetitions, int64_t executions,
+                          int64_t batchSize, bool deviceTime, bool hostTime) {
+  BatchTimes times;
+  FuserTimer *timer =
+      deviceTime ? static_cast<FuserTimer *>(fuser_checked(fuser_timer_create()))
+                 : nullptr;
   for (int64_t done = 0; done < executions;) {
     int64_t batch = std::min(batchSize, executions - done);
     fuser_check(fuser_synchronize());
     MPI_Barrier(MPI_COMM_WORLD);
+    if (timer)
+      fuser_check(fuser_timer_start(timer));
     auto start = std::chrono::steady_clock::now();
-    for (int64_t i = 0; i < batch; ++i) {
-      // Stream-ordered: the release waits for the execution that made them.
-      if (results)
-        releaseResults(*results, inputs, outputs);
-      results = execute(entry, inputs, outputs);
-    }
-    fuser_check(fuser_synchronize());
-    std::chrono::duration<double, std::micro> elapsed =
+    for (int64_t i = 0; i < batch; ++i)
+      repetitions.runOne();
+    std::chrono::duration<double, std::micro> issued =
         std::chrono::steady_clock::now() - start;
-    perExecution.push_back(elapsed.count() / batch);
+    if (hostTime)
+      times.host.push_back(issued.count() / batch);
+    if (timer) {
+      double elapsed = 0;
+      fuser_check(fuser_timer_stop(timer));
+      fuser_check(fuser_timer_elapsed_us(timer, &elapsed));
+      times.device.push_back(elapsed / batch);
+    }
     done += batch;
   }
-  values = readResults(*results, inputs, outputs);
-  releaseResults(*results, inputs, outputs);
-  return perExecution;
+  fuser_timer_destroy(timer);
+  return times;
 }
 
-/// The timing line of --time from each rank's batch times: per batch the
+/// A timing line of the header from each rank's batch times: per batch the
 /// slowest rank's, then their median, minimum and maximum. Collective; the
 /// line is rank 0's.
-std::string timingLine(const std::string &program,
+std::string timingLine(const char *kind, const std::string &program,
                        const std::vector<double> &times, int64_t executions,
                        int64_t batchSize) {
   std::vector<double> slowest(times.size());
@@ -444,9 +545,9 @@ std::string timingLine(const std::string &program,
                       : (slowest[middle - 1] + slowest[middle]) / 2;
   char text[256];
   std::snprintf(text, sizeof(text),
-                "timing %s: executions=%lld batch=%lld median_us=%.3f "
+                "%s %s: executions=%lld batch=%lld median_us=%.3f "
                 "min_us=%.3f max_us=%.3f",
-                program.c_str(), static_cast<long long>(executions),
+                kind, program.c_str(), static_cast<long long>(executions),
                 static_cast<long long>(batchSize), median, slowest.front(),
                 slowest.back());
   return text;
@@ -543,36 +644,57 @@ int main(int argc, char **argv) {
                 fuser_last_error())
                    .c_str());
   std::vector<HostTensor> outputs;
-  std::vector<double> batchTimes;
+  BatchTimes batchTimes;
   int64_t cachedAfterFirst = 0, cached = 0, allocationsAfterFirst = 0,
-          allocations = 0;
+          allocationsAfterCapture = 0, allocations = 0;
+  int64_t repeated = options.iterations - 1;
   {
     ProgramInputs inputs(locals, localShapes, onDevice);
     outputs = run(entry, inputs, outputSpecs);
     cachedAfterFirst = fuser_cached_buffer_count();
     allocationsAfterFirst = fuser_device_allocation_count();
-    if (options.time)
-      batchTimes =
-          timeExecutions(entry, inputs, outputSpecs, options.iterations - 1,
-                         options.timeBatch, outputs);
-    else
-      for (int64_t iteration = 1; iteration < options.iterations; ++iteration)
-        outputs = run(entry, inputs, outputSpecs);
+    Repetitions repetitions(entry, inputs, outputSpecs);
+    if (options.graph)
+      repetitions.capture();
+    allocationsAfterCapture = fuser_device_allocation_count();
+    if (options.time || options.hostTime) {
+      batchTimes = timeExecutions(repetitions, repeated, options.timeBatch,
+                                  options.time, options.hostTime);
+      outputs = repetitions.read();
+    } else {
+      for (int64_t iteration = 0; iteration < repeated; ++iteration) {
+        repetitions.runOne();
+        outputs = repetitions.read();
+      }
+    }
     cached = fuser_cached_buffer_count();
     allocations = fuser_device_allocation_count();
   }
-  std::string timing;
+  // A steady-state execution reuses memory: it asks the device for none.
+  int64_t steadyAllocations = allocations - allocationsAfterCapture;
+  std::vector<std::string> timing;
   if (options.time)
-    timing = timingLine(program.name, batchTimes, options.iterations - 1,
-                        options.timeBatch);
+    timing.push_back(timingLine("timing", program.name, batchTimes.device,
+                                repeated, options.timeBatch));
+  if (options.hostTime)
+    timing.push_back(timingLine("host timing", program.name, batchTimes.host,
+                                repeated, options.timeBatch));
+  if (options.time || options.hostTime) {
+    char text[160];
+    std::snprintf(text, sizeof(text),
+                  "device allocations %s: executions=%lld per_execution=%g",
+                  program.name.c_str(), static_cast<long long>(repeated),
+                  static_cast<double>(steadyAllocations) / repeated);
+    timing.push_back(text);
+  }
   if (cached != cachedAfterFirst)
     exitWith("the allocation cache grew from " +
              std::to_string(cachedAfterFirst) + " to " +
              std::to_string(cached) + " buffers");
-  // A steady-state execution reuses memory: it asks the device for none.
-  if (allocations != allocationsAfterFirst)
-    exitWith("executions after the first made " +
-             std::to_string(allocations - allocationsAfterFirst) +
+  if (steadyAllocations != 0)
+    exitWith(std::string(options.graph ? "graph replays"
+                                       : "executions after the first") +
+             " made " + std::to_string(steadyAllocations) +
              " device allocations");
 
   // Gather each output on rank 0: every device sends its piece.
@@ -627,12 +749,17 @@ int main(int argc, char **argv) {
     std::ostringstream line;
     line << program.name << " on " << devices << " ranks, "
          << options.iterations << " iteration"
-         << (options.iterations == 1 ? "" : "s") << ", "
-         << cached << " cached buffers";
-    if (onDevice)
+         << (options.iterations == 1 ? "" : "s");
+    if (options.graph)
+      line << " (" << repeated << " graph replays)";
+    line << ", " << cached << " cached buffers";
+    if (onDevice && options.graph)
+      line << ", " << allocations << " device allocations ("
+           << allocationsAfterCapture - allocationsAfterFirst
+           << " in the capture, " << steadyAllocations << " after it)";
+    else if (onDevice)
       line << ", " << allocationsAfterFirst << " device allocations ("
-           << allocations - allocationsAfterFirst
-           << " after the first iteration)";
+           << steadyAllocations << " after the first iteration)";
     if (options.check && !failed) {
       auto reference =
           reinterpret_cast<Entry>(dlsym(library, program.reference.c_str()));
@@ -664,8 +791,8 @@ int main(int argc, char **argv) {
     }
     if (verdict.empty())
       verdict = line.str();
-    if (!timing.empty())
-      std::printf("fuser-exec: %s\n", timing.c_str());
+    for (const std::string &measured : timing)
+      std::printf("fuser-exec: %s\n", measured.c_str());
     std::printf("fuser-exec: %s\n", verdict.c_str());
     std::fflush(stdout);
   }
