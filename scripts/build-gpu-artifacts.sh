@@ -26,58 +26,67 @@ compile() { # <library> <program.mlir> [fuser-compile options...]
 }
 runs="$artifacts/runs.txt"
 : >"$runs"
-# run <ranks> <library> <program> <iterations> [sanitize]: a line of the list
-# run-gpu-tests.sh reads; "sanitize" runs it under compute-sanitizer too.
+# run <ranks> <library> <program> <iterations> [sanitize] [graph]: a line of
+# the list run-gpu-tests.sh reads; "sanitize" runs it under compute-sanitizer
+# too, "graph" once more replaying a CUDA graph of one execution
+# (fuser-exec --graph).
 run() { echo "$*" >>"$runs"; }
 programs_of() { sed -n 's/^func\.func @\([A-Za-z0-9_]*\).*/\1/p' "$1"; }
 
 # Every program of test/e2e, compiled with the options its .test files give
 # (on GPUs the communications go through NCCL, or CUDA IPC for a ring too);
-# the kernel tests and the MLPs also run under compute-sanitizer.
+# the kernel tests and the MLPs also run under compute-sanitizer, and every
+# one also as graph replays.
 e2e="$FUSER_ROOT/test/e2e/Inputs"
 compile communications.so "$e2e/communications.mlir"
 for program in $(programs_of "$e2e/communications.mlir"); do
-  run 2 communications.so "$program" 100
+  run 2 communications.so "$program" 100 graph
 done
 for placement in before after; do
   compile "exp-gather-$placement.so" "$e2e/communications.mlir" \
     --program=exp_gather --reshard-placement="$placement"
-  run 2 "exp-gather-$placement.so" exp_gather 100
+  run 2 "exp-gather-$placement.so" exp_gather 100 graph
 done
 compile kernels-e2e.so "$e2e/kernels.mlir"
 for program in $(programs_of "$e2e/kernels.mlir"); do
-  run 2 kernels-e2e.so "$program" 100 sanitize
+  run 2 kernels-e2e.so "$program" 100 sanitize graph
 done
 compile pipelines-collective.so "$e2e/pipelines.mlir" --pipelining=collective
 compile pipelines-ring-nccl.so "$e2e/pipelines.mlir" --pipelining=ring
 compile pipelines-ring-ipc.so "$e2e/pipelines.mlir" --pipelining=ring --backend=cuda_ipc
 for library in pipelines-collective.so pipelines-ring-nccl.so pipelines-ring-ipc.so; do
   for program in ag_gemm gemm_rs; do
-    run 2 "$library" "$program" 100
+    run 2 "$library" "$program" 100 graph
   done
 done
 compile tp-mlp.so "$FUSER_ROOT/examples/tp_mlp.mlir"
-run 2 tp-mlp.so tp_mlp 100 sanitize
+run 2 tp-mlp.so tp_mlp 100 sanitize graph
 compile sp-mlp.so "$FUSER_ROOT/test/scenarios/sp-mlp.mlir"
-run 2 sp-mlp.so sp_mlp 100 sanitize
+run 2 sp-mlp.so sp_mlp 100 sanitize graph
 compile tp-mlp-bf16.so "$e2e/tp-mlp-bf16.mlir"
-run 2 tp-mlp-bf16.so tp_mlp_bf16 100 sanitize
+run 2 tp-mlp-bf16.so tp_mlp_bf16 100 sanitize graph
 # More ranks than 2: run-gpu-tests.sh runs them where there are as many GPUs.
 compile three-ranks.so "$e2e/three-ranks.mlir"
-run 3 three-ranks.so shift 100
+run 3 three-ranks.so shift 100 graph
 compile two-axes.so "$e2e/two-axes.mlir"
-run 4 two-axes.so swap_axes 100
+run 4 two-axes.so swap_axes 100 graph
 compile dp-tp-mlp.so "$FUSER_ROOT/test/scenarios/dp-tp-mlp.mlir"
-run 4 dp-tp-mlp.so dp_tp_mlp 100 sanitize
+run 4 dp-tp-mlp.so dp_tp_mlp 100 sanitize graph
 
 # The benchmark's kernels on one GPU: checked at small shapes (tails
 # included), timed at 1 GiB by bench/kernels/run.sh.
 kernels="$FUSER_ROOT/bench/kernels"
 compile kernels-small.so "$kernels/kernels-small.mlir"
 for program in $(programs_of "$kernels/kernels-small.mlir"); do
-  run 1 kernels-small.so "$program" 100 sanitize
+  run 1 kernels-small.so "$program" 100 sanitize graph
 done
 compile kernels.so "$kernels/kernels.mlir"
+
+# The host's cost per execution of a launch-bound program on 2 GPUs, called
+# and replayed as a CUDA graph: checked here, measured by
+# bench/host-overhead/run.sh.
+compile host-overhead.so "$FUSER_ROOT/bench/host-overhead/program.mlir"
+run 2 host-overhead.so host_overhead 100 graph
 
 # AG+GEMM and GEMM+RS in bf16: collective over NCCL, ring over CUDA IPC and
 # over NCCL.

@@ -2,8 +2,10 @@
 # On a GPU machine (CUDA, NCCL, OpenMPI, CMake; no LLVM): builds the
 # runtime-only tree with the CUDA backend, runs the runtime's GPU tests and
 # every program scripts/build-gpu-artifacts.sh compiled on as many GPUs as
-# it has ranks, each checked against its CPU reference, and the programs the
-# list marks "sanitize" under compute-sanitizer memcheck and racecheck.
+# it has ranks, each checked against its CPU reference, the programs the
+# list marks "graph" once more as CUDA graph replays (fuser-exec --graph),
+# and the ones it marks "sanitize" under compute-sanitizer memcheck and
+# racecheck.
 # Ends with one line: "N passed, N failed". NVLink multicast stays off
 # (NCCL_NVLS_ENABLE=0).
 # Usage: scripts/run-gpu-tests.sh [artifact-dir] [build-dir] [log-dir]
@@ -11,8 +13,9 @@
 # The log folder gets, as they are written, this script's output
 # (run-gpu-tests.log) and one log per sanitizer run (<tool>.<library>.<program>.log).
 # Environment:
-#   FUSER_GPU_STEPS   which steps to run, of "gtest runs memcheck racecheck"
-#                     (all by default), so that each can be a command of its own
+#   FUSER_GPU_STEPS   which steps to run, of "gtest runs graphs memcheck
+#                     racecheck" (all by default), so that each can be a
+#                     command of its own
 #   FUSER_GPU_FILTER  an extended regex: only the runs whose line of runs.txt matches
 #   FUSER_SANITIZER_OPTIONS  more compute-sanitizer options, e.g.
 #                     "--kernel-name-exclude kns=nccl"
@@ -23,7 +26,7 @@ source "$root/scripts/lib/tally.sh"
 artifacts=$(cd "${1:-$root/gpu-artifacts}" && pwd)
 build=${2:-$root/build-gpu}
 logs=${3:-$build/logs}
-steps=" ${FUSER_GPU_STEPS:-gtest runs memcheck racecheck} "
+steps=" ${FUSER_GPU_STEPS:-gtest runs graphs memcheck racecheck} "
 filter=${FUSER_GPU_FILTER:-.}
 # NCCL probes kernel images it does not ship for every architecture
 # (cudaFuncGetAttributes returning cudaErrorNoKernelImageForDevice, which
@@ -71,17 +74,19 @@ has_step() { [[ $steps == *" $1 "* ]]; }
 # host tests and each GPU suite run in processes of their own, so that a
 # suite starts from a fresh backend.
 if has_step gtest; then
-  for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*' CudaKernels'.*'; do
+  for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*' CudaKernels'.*' CudaGraphs'.*' CudaTimers'.*'; do
     run_gtest on_ranks 2 -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
       "$build/runtime/test/FuserRuntimeTests" --gtest_filter="$suite" </dev/null
   done
 fi
 
-# Each line: <ranks> <library> <program> <iterations> [sanitize]. Under a
-# sanitizer a program runs twice (the first execution allocates, the
-# second reuses), each rank wrapped, and any report fails the run.
+# Each line: <ranks> <library> <program> <iterations> [sanitize] [graph].
+# As graph replays, the iterations after the first replay a graph captured
+# after it. Under a sanitizer a program runs twice (the first execution
+# allocates, the second reuses), each rank wrapped, and any report fails
+# the run.
 not_run=()
-while read -r ranks library program iterations sanitize; do
+while read -r ranks library program iterations flags; do
   if ((ranks > gpus)); then
     not_run+=("$library $program ($ranks ranks)")
     continue
@@ -92,7 +97,12 @@ while read -r ranks library program iterations sanitize; do
     run_check on_ranks "$ranks" -x FUSER_TIMEOUT_S=120 \
       "${exec_program[@]}" --iterations "$iterations" </dev/null
   fi
-  [ "$sanitize" = sanitize ] || continue
+  if has_step graphs && [[ " $flags " == *" graph "* ]]; then
+    echo "== $library $program --graph"
+    run_check on_ranks "$ranks" -x FUSER_TIMEOUT_S=120 \
+      "${exec_program[@]}" --iterations "$iterations" --graph </dev/null
+  fi
+  [[ " $flags " == *" sanitize "* ]] || continue
   for tool in memcheck racecheck; do
     has_step "$tool" || continue
     log="$logs/$tool.${library%.so}.$program.log"
