@@ -143,7 +143,8 @@ TEST_F(CudaGraphs, IpcSignalsAreRenumberedForEachReplay) {
 
 TEST_F(CudaGraphs, WhatCannotBeReplayedIsRefusedByName) {
   DeviceTensor<float> from({16}, FUSER_F32), to({16}, FUSER_F32);
-  FuserStream *main = fuser_get_current_stream();
+  FuserStream *main = fuser_get_current_stream(),
+              *outside = fuser_stream_from_pool(5);
   ASSERT_EQ(fuser_graph_begin_capture(), FUSER_OK) << fuser_last_error();
   EXPECT_EQ(fuser_graph_begin_capture(), FUSER_FAILED);
   expectError("graph_begin_capture: a capture is already under way");
@@ -160,7 +161,7 @@ TEST_F(CudaGraphs, WhatCannotBeReplayedIsRefusedByName) {
               "captured");
   // A stream that never waited for the captured one would run its work
   // now, once.
-  fuser_set_current_stream(fuser_stream_from_pool(5));
+  fuser_set_current_stream(outside);
   EXPECT_EQ(fuser_copy(from.view(), to.view()), FUSER_FAILED);
   expectError("hostir.copy: work issued on a stream outside the CUDA graph "
               "capture");
