@@ -2,6 +2,7 @@
 //
 // fuser-compile prog.mlir -o prog.so [--target=cpu|cuda] [--chip=sm_90]
 //                 [--ptx-features=+ptx80] [--cuda-path=DIR] [--program=NAME...]
+//                 [--report-communication=FILE|-]
 //
 // Compiles every function of an annotated fuser program for CPU ranks or
 // for GPUs: the sharded program (fuser-to-hostir-pipeline, then
@@ -113,6 +114,11 @@ static cl::opt<bool> cacheAllocations(
     "cache-allocations",
     cl::desc("keep intermediate buffers across executions (default on)"),
     cl::init(true));
+static cl::opt<std::string> reportCommunication(
+    "report-communication",
+    cl::desc("write the bytes each rank of each program sends and receives, "
+             "per communication, as JSON to this file ('-' for stdout)"),
+    cl::value_desc("file"));
 
 namespace {
 /// One tensor of a program's signature.
@@ -403,6 +409,22 @@ int main(int argc, char **argv) {
     propagate.nest<func::FuncOp>().addPass(
         mlir::fuser::createPropagateShardings());
     if (failed(propagate.run(*module)))
+      return 1;
+  }
+
+  // What the programs communicate, read where every data movement is one
+  // communication: on a copy decomposed as the pipeline decomposes them.
+  if (!reportCommunication.empty()) {
+    OwningOpRef<ModuleOp> decomposed = module->clone();
+    PassManager report(&context);
+    mlir::fuser::DecomposeReshardingsOptions decompose;
+    decompose.reshardPlacement = reshardPlacement;
+    report.nest<func::FuncOp>().addPass(
+        mlir::fuser::createDecomposeReshardings(decompose));
+    mlir::fuser::ReportCommunicationOptions options;
+    options.output = reportCommunication;
+    report.addPass(mlir::fuser::createReportCommunication(options));
+    if (failed(report.run(*decomposed)))
       return 1;
   }
   OwningOpRef<ModuleOp> references = ModuleOp::create(module->getLoc());

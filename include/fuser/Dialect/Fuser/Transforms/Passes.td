@@ -185,6 +185,29 @@ def Segment : Pass<"fuser-segment", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def ReportCommunication : Pass<"fuser-report-communication", "ModuleOp"> {
+  let summary = "Report the bytes each rank communicates, per function";
+  let description = [{
+    Contract. Reads: `decomposed` functions (a stream split or a layout does
+    not change what they communicate). Writes: nothing to the IR.
+
+    For every fuser.comm op, its kind, mesh axis and team size, the bytes of
+    its operand's and result's local pieces, and the bytes a rank of its
+    team sends and receives; per function, the sums. The counts are the
+    least any algorithm moves without reducing inside the network
+    (allgather of a piece P over n ranks: (n-1)·P each way; allreduce of S:
+    2·(n-1)/n·S each way, as a reduce_scatter and an allgather); the
+    convention for every kind is in docs/communication-volume.md. Without
+    `output` the report is a remark on each communication and each
+    function; with it, a JSON document.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Write the report as JSON to this file ('-' for stdout) instead "
+           "of emitting remarks">
+  ];
+}
+
 def VerifyStage : Pass<"fuser-verify-stage", "func::FuncOp"> {
   let summary = "Check that a function meets the contract of a stage";
   let description = [{
