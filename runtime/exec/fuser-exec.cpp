@@ -425,7 +425,8 @@ std::vector<HostTensor> run(Entry entry, const ProgramInputs &inputs,
 }
 
 /// Ends every rank unless `succeeded` holds on every rank; the first rank
-/// where it does not prints `message`. Collective.
+/// where it does not prints `message` (naming itself unless it is rank 0).
+/// Collective.
 void exitUnlessEveryRank(bool succeeded, const std::string &message) {
   int worldSize = static_cast<int>(fuser_world_size());
   int mine = succeeded ? worldSize : static_cast<int>(fuser_rank()), first = 0;
@@ -433,7 +434,9 @@ void exitUnlessEveryRank(bool succeeded, const std::string &message) {
   if (first == worldSize)
     return;
   if (first == fuser_rank())
-    std::fprintf(stderr, "fuser-exec: %s\n", message.c_str());
+    std::fprintf(stderr, "fuser-exec: %s%s\n",
+                 first ? ("rank " + std::to_string(first) + ": ").c_str() : "",
+                 message.c_str());
   fuser_finalize();
   std::exit(1);
 }
