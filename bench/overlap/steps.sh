@@ -1,0 +1,45 @@
+# The steps of a 2-GPU benchmark (bench_overlap.py, bench/mlp/bench_mlp.py),
+# sourced by the build.sh and run.sh beside each of them.
+
+# build_benchmark <bench.py> <artifact-dir> <build-dir>: where LLVM/MLIR is,
+# compiles the benchmark's libraries into the artifact folder; a program a
+# variant cannot compile leaves a .log where its library would be.
+build_benchmark() {
+  local bench=$1 artifacts=$2 build=$3
+  [ -x "$build/bin/fuser-compile" ] ||
+    { echo "no $build/bin/fuser-compile: build the compiler first"; return 1; }
+  python3 "$bench" build "$artifacts" "$build/bin/fuser-compile"
+}
+
+# run_benchmark <bench.py> <name> <artifact-dir> <build-dir> <result-dir>: on
+# the GPU machine, PyTorch's step under mpirun, then ours (each library
+# under mpirun through fuser-exec), then the report: <name>.md (also
+# printed) and <name>.json in the result folder. Inputs and expected
+# outputs live in a temporary folder removed at the end.
+run_benchmark() {
+  local bench=$1 name=$2 artifacts build results=$5 work
+  artifacts=$(cd "$3" && pwd)
+  build=$(cd "$4" && pwd)
+  [ -x "$build/bin/fuser-exec" ] ||
+    { echo "no $build/bin/fuser-exec: run scripts/run-gpu-tests.sh first, which builds it"; return 1; }
+  mkdir -p "$results"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/bench-$name.XXXXXX")
+  # Gigabytes of .npy files: gone however the run ends.
+  trap "rm -rf '$work'" EXIT
+  # No NVLink multicast, for PyTorch and for ours.
+  export NCCL_NVLS_ENABLE=0
+  local forwarded=(-x NCCL_NVLS_ENABLE)
+  [ -z "${CUDA_DEVICE_MAX_CONNECTIONS+set}" ] || forwarded+=(-x CUDA_DEVICE_MAX_CONNECTIONS)
+  local started=$SECONDS status=0
+  # A failed (or hung: a minute is the norm) PyTorch step leaves ours to
+  # run without PyTorch's inputs.
+  timeout --kill-after=30 600 mpirun --allow-run-as-root -np 2 "${forwarded[@]}" \
+    python3 "$bench" torch "$work" ||
+    echo "PyTorch's step failed (exit $?): the report has no PyTorch numbers"
+  echo "$name: PyTorch took $((SECONDS - started)) s"
+  LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    python3 "$bench" ours "$artifacts" "$build/bin/fuser-exec" "$work" || status=$?
+  echo "$name: PyTorch and ours took $((SECONDS - started)) s"
+  python3 "$bench" report "$work" "$results/$name.md" "$results/$name.json" || status=$?
+  return "$status"
+}
