@@ -1,7 +1,8 @@
 // Each scenario communicates the least it must, per rank (bytes as in
 // docs/communication-volume.md: an allgather of a piece P over n ranks moves
 // (n-1)·P each way, an allreduce of S 2·(n-1)/n·S, a reduce_scatter into a
-// block B (n-1)·B). All on 2 ranks, f32.
+// block B (n-1)·B). All on 2 ranks, f32. A function's list of
+// communications ends at its `]`: none other comes before it.
 // RUN: fuser-opt %s -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings),fuser-report-communication{output=-})' -o /dev/null | FileCheck %s
 // RUN: fuser-opt %S/tp-mlp.mlir -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings),fuser-report-communication{output=-})' -o /dev/null | FileCheck %s --check-prefix=TP
 // RUN: fuser-opt %fuser_src_root/examples/tp_mlp.mlir -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings),fuser-report-communication{output=-})' -o /dev/null | FileCheck %s --check-prefix=TP
@@ -15,6 +16,7 @@
 // TP-NEXT: "received_bytes": 2048,
 // TP:      "kind": "allreduce",
 // TP-NOT:  "kind":
+// TP:      {{^      \]}}
 
 // SP MLP (x [8, 64] split by rows): an allgather of the input (a 1024-byte
 // piece) and a reduce_scatter of the output into 1024-byte blocks; the
@@ -27,6 +29,7 @@
 // SP:      "kind": "reduce_scatter",
 // SP:      "sent_bytes": 1024,
 // SP-NOT:  "kind":
+// SP:      {{^      \]}}
 
 // AG+GEMM (x [16, 64] split by rows): one allgather of a 2048-byte piece;
 // the stream split changes nothing. GEMM+RS ([16, 32] output split by
@@ -36,11 +39,13 @@
 // PIPELINES-NEXT: "received_bytes": 2048,
 // PIPELINES:      "kind": "allgather",
 // PIPELINES-NOT:  "kind":
+// PIPELINES:      {{^      \]}}
 // PIPELINES:      "name": "gemm_rs",
 // PIPELINES-NEXT: "sent_bytes": 1024,
 // PIPELINES-NEXT: "received_bytes": 1024,
 // PIPELINES:      "kind": "reduce_scatter",
 // PIPELINES-NOT:  "kind":
+// PIPELINES:      {{^      \]}}
 
 #mesh = #fuser.mesh<[2]>
 #cols = #fuser.sharding<#mesh, [[], [0]]>
@@ -56,6 +61,7 @@
 // CHECK:      "kind": "allreduce",
 // CHECK:      "input_bytes": 32,
 // CHECK-NOT:  "kind":
+// CHECK:      {{^      \]}}
 // CHECK:      "name": "layer_norm",
 func.func @softmax(%x: tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols> {
   %mx = fuser.max %x dims = [1] keepdim : tensor<8x16xf32, #cols> -> tensor<8x1xf32>
@@ -78,6 +84,7 @@ func.func @softmax(%x: tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols> {
 // CHECK:      "kind": "allreduce",
 // CHECK:      "input_bytes": 32,
 // CHECK-NOT:  "kind":
+// CHECK:      {{^      \]}}
 func.func @layer_norm(%x: tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols> {
   %m = fuser.mean %x dims = [1] keepdim : tensor<8x16xf32, #cols> -> tensor<8x1xf32>
   %mb = fuser.expand %m : tensor<8x1xf32> -> tensor<8x16xf32>

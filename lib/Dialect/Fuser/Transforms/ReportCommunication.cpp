@@ -86,8 +86,10 @@ static std::pair<std::optional<int64_t>, int64_t> teamOf(Operation *op) {
 /// Fills in what a rank sends and receives, from its operand piece of
 /// `input` bytes and result piece of `result` bytes, over a team of `n`.
 /// Where ranks differ (rooted communications), each direction is the most
-/// any rank of the team moves.
-static void countBytes(Volume &volume, int64_t input, int64_t result) {
+/// any rank of the team moves. Fails for a communication the convention
+/// does not cover.
+static LogicalResult countBytes(Volume &volume, int64_t input,
+                                int64_t result) {
   int64_t n = volume.teamSize;
   auto both = [&](int64_t bytes) {
     volume.sentBytes = volume.receivedBytes = bytes;
@@ -120,12 +122,13 @@ static void countBytes(Volume &volume, int64_t input, int64_t result) {
         volume.sentBytes = (n - 1) * result;
         volume.receivedBytes = result;
       });
+  return success(volume.sentBytes.has_value());
 }
 
-static FunctionVolume countFunction(func::FuncOp function) {
+static FailureOr<FunctionVolume> countFunction(func::FuncOp function) {
   FunctionVolume total{function, {}};
   DataLayout layout = DataLayout::closest(function);
-  function.walk([&](CommunicationOpInterface op) {
+  WalkResult walked = function.walk([&](CommunicationOpInterface op) {
     Volume &volume = total.communications.emplace_back();
     volume.op = op;
     volume.kind = op->getName().stripDialect().drop_front(strlen("comm."));
@@ -136,12 +139,19 @@ static FunctionVolume countFunction(func::FuncOp function) {
       ++total.uncounted;
       op->emitWarning("the local shapes of this communication are known only "
                       "at run time; its bytes are not counted");
-      return;
+      return WalkResult::advance();
     }
-    countBytes(volume, *volume.inputBytes, *volume.resultBytes);
+    if (failed(countBytes(volume, *volume.inputBytes, *volume.resultBytes))) {
+      op->emitError("no convention counts the bytes of this communication "
+                    "(docs/communication-volume.md)");
+      return WalkResult::interrupt();
+    }
     total.sentBytes += *volume.sentBytes;
     total.receivedBytes += *volume.receivedBytes;
+    return WalkResult::advance();
   });
+  if (walked.wasInterrupted())
+    return failure();
   return total;
 }
 
@@ -217,9 +227,14 @@ struct ReportCommunicationPass
   void runOnOperation() override {
     markAllAnalysesPreserved();
     SmallVector<FunctionVolume> volumes;
-    for (auto function : getOperation().getOps<func::FuncOp>())
-      if (!function.isExternal())
-        volumes.push_back(countFunction(function));
+    for (auto function : getOperation().getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
+      FailureOr<FunctionVolume> volume = countFunction(function);
+      if (failed(volume))
+        return signalPassFailure();
+      volumes.push_back(std::move(*volume));
+    }
     if (output.empty())
       return emitRemarks(volumes);
     std::string error;
