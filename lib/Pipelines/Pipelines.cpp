@@ -42,7 +42,11 @@ void ::fuser::buildFuserToHostIRPipeline(
   passes::DecomposeReshardingsOptions decompose;
   decompose.reshardPlacement = options.reshardPlacement;
   functions.addPass(passes::createDecomposeReshardings(decompose));
-  functions.addPass(passes::createExposePipelinedAxes());
+  passes::ExposePipelinedAxesOptions expose;
+  expose.pipelining = options.pipelining;
+  expose.backend = options.backend;
+  expose.calibration = options.pipeliningCalibration;
+  functions.addPass(passes::createExposePipelinedAxes(expose));
   functions.addPass(passes::createReorderShardedAxis());
   functions.addPass(passes::createMarkAliases());
   functions.addPass(passes::createInferAllocationOrder());

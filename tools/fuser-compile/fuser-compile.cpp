@@ -103,9 +103,14 @@ static cl::opt<int64_t> streams("streams",
                                 cl::init(0));
 static cl::opt<std::string> pipelining(
     "pipelining",
-    cl::desc("how pipelined allgathers and reduce_scatters move chunks: "
-             "collective or ring"),
-    cl::init("collective"));
+    cl::desc("how pipelined communications overlap: auto (the cost model "
+             "chooses, with the chunk count; default for --target=cuda), "
+             "collective (default for --target=cpu), ring or none"));
+static cl::opt<std::string> pipeliningCalibration(
+    "pipelining-calibration",
+    cl::desc("JSON file of the machine's GEMM rates and links for "
+             "--pipelining=auto (default: the measured 2 x H200 machine)"),
+    cl::value_desc("file"));
 static cl::opt<std::string> reshardPlacement(
     "reshard-placement",
     cl::desc("where resharding moves data: auto, before or after"),
@@ -269,7 +274,12 @@ LogicalResult lowerToLLVM(ModuleOp module, HostTarget programTarget,
   ::fuser::FuserToHostIRPipelineOptions options;
   options.backend = programBackend.str();
   options.streams = streams;
-  options.pipelining = pipelining;
+  options.pipelining = pipelining.empty()
+                           ? std::string(programTarget == HostTarget::CUDA
+                                             ? "auto"
+                                             : "collective")
+                           : pipelining.getValue();
+  options.pipeliningCalibration = pipeliningCalibration;
   options.reshardPlacement = reshardPlacement;
   options.cacheAllocations = cacheAllocations;
   ::fuser::buildFuserToHostIRPipeline(pm, options);

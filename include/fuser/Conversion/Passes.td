@@ -27,12 +27,15 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
     communications that move blocks of another dim than the stream dim) are
     pipelined: one loop runs them chunk by chunk, marked
     `hostir.stream_parallel` for hostir-assign-streams. Values that live
-    only inside the loop get one contiguous slot per chunk. With
-    `pipelining=ring`, an allgather read by linears and a linear whose
-    partial result is reduce-scattered (in the form fuser-expose-pipelined-axes
-    gives them) run as point-to-point steps between team members instead:
-    coalesced send/recv for nccl and mpi, shared buffers, copies and
-    signals for cuda_ipc (docs/stream-pipelining.md).
+    only inside the loop get one contiguous slot per chunk. A group runs
+    as its communication's plan (`fuser.pipelining`, set by
+    fuser-expose-pipelined-axes) says, or else as the `pipelining` option
+    says: `none` runs it whole; with `ring`, an allgather read by library
+    calls as their rows and a library call whose partial result is
+    reduce-scattered (in the form fuser-expose-pipelined-axes gives them)
+    run as point-to-point steps between team members instead: coalesced
+    send/recv for nccl and mpi, shared buffers, copies and signals for
+    cuda_ipc (docs/stream-pipelining.md).
 
     A reshape that merges dims which are not one strided line in memory
     (or whose strides are known only at run time) is not a view and is
@@ -58,9 +61,10 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
            "move data; its reductions go through NCCL)">,
     Option<"pipelining", "pipelining", "std::string",
            /*default=*/"\"collective\"",
-           "How pipelined allgathers and reduce_scatters move chunks: "
-           "'collective' (one collective per chunk) or 'ring' (point-to-point "
-           "steps between team members)">
+           "How stream-split groups run unless a communication of the "
+           "group carries its own plan (#fuser.pipelining): 'collective' "
+           "(one collective per chunk), 'ring' (point-to-point steps between "
+           "team members), 'none' (whole) or 'auto' (collective)">
   ];
 }
 

@@ -29,12 +29,20 @@ struct FuserToHostIRPipelineOptions
       llvm::cl::init("auto")};
   Option<std::string> pipelining{
       *this, "pipelining",
-      llvm::cl::desc("How pipelined allgathers and reduce_scatters move "
-                     "chunks: collective or ring"),
+      llvm::cl::desc("How pipelined communications overlap: collective, "
+                     "ring, none, or auto (a cost model chooses, with the "
+                     "chunk count)"),
       llvm::cl::init("collective")};
+  Option<std::string> pipeliningCalibration{
+      *this, "pipelining-calibration",
+      llvm::cl::desc("JSON file of the machine's GEMM rates and links for "
+                     "pipelining=auto (default: the measured 2 x H200 "
+                     "machine)"),
+      llvm::cl::init("")};
   Option<int64_t> streams{
       *this, "streams",
-      llvm::cl::desc("Pool streams of pipelined loops (0: one per chunk)"),
+      llvm::cl::desc("Pool streams of pipelined loops (0: one per pipeline "
+                     "step)"),
       llvm::cl::init(0)};
   Option<bool> cacheAllocations{
       *this, "cache-allocations",

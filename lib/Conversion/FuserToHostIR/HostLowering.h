@@ -22,9 +22,6 @@ namespace mlir::fuser {
 /// `chunks` (an hostir.alias_select view).
 MemRefType getChunkType(MemRefType type, int64_t dim, int64_t chunks);
 
-/// How stream-split groups that gather or scatter blocks are pipelined.
-enum class Pipelining { Collective, Ring };
-
 /// Builds the host program of one segmented function.
 class HostLowering {
 public:
@@ -54,6 +51,8 @@ private:
 
   // Collective-based stream pipelining (StreamPipeline.cpp).
   std::optional<int64_t> getPipelineChunks(Operation *op);
+  /// The plan a communication of `group` carries, or the pass option's.
+  Pipelining getPipelining(ArrayRef<Operation *> group) const;
   LogicalResult lowerPipeline(ArrayRef<Operation *> group, int64_t chunks);
   /// Values of `group` that live only inside it and hold one chunk per step.
   DenseSet<Value> getSlotValues(ArrayRef<Operation *> group);
@@ -72,10 +71,10 @@ private:
   /// Lowers `group` as a ring when it has a ring form; false when not.
   FailureOr<bool> lowerRing(ArrayRef<Operation *> group, int64_t chunks);
   LogicalResult lowerAllgatherRing(AllgatherOp gather,
-                                   ArrayRef<Operation *> linears,
+                                   ArrayRef<Operation *> calls,
                                    int64_t blockDim, int64_t streamDim,
                                    int64_t chunks);
-  LogicalResult lowerReduceScatterRing(LinearOp linear,
+  LogicalResult lowerReduceScatterRing(Operation *call,
                                        ReduceScatterOp scatter,
                                        int64_t blockDim, int64_t streamDim,
                                        int64_t chunks);
@@ -83,8 +82,9 @@ private:
                   int64_t streamDim, int64_t chunks, Value shared);
   /// The team member `distance` places on from the rank (or back).
   Value ringPeer(const Ring &ring, Value distance, bool forward);
-  /// The chunk and peers of pipeline step `step`.
-  RingStep beginRingStep(const Ring &ring, Value step);
+  /// The chunk and peers of pipeline step `step`: distances 0, 1, ..., or
+  /// with `localLast` n - 1, ..., 0.
+  RingStep beginRingStep(const Ring &ring, Value step, bool localLast);
   /// Chunk `chunk` of block `block` of `buffer`.
   Value ringView(const Ring &ring, Value buffer, Value block, Value chunk);
   /// Sends `send` to `sendPeer` while receiving `receive` from

@@ -351,13 +351,15 @@ struct LowerFuserToHostIRPass
           << backend << "'";
       return signalPassFailure();
     }
+    // Pipelines fuser-expose-pipelined-axes planned carry their plan; with
+    // `auto` the others (chunk-wise groups it does not plan) run
+    // collectively.
     std::optional<Pipelining> strategy =
-        llvm::StringSwitch<std::optional<Pipelining>>(pipelining)
-            .Case("collective", Pipelining::Collective)
-            .Case("ring", Pipelining::Ring)
-            .Default(std::nullopt);
+        pipelining == "auto" ? Pipelining::Collective
+                             : symbolizePipelining(pipelining);
     if (!strategy) {
-      getOperation().emitError("pipelining must be collective or ring, got '")
+      getOperation().emitError("pipelining must be auto, none, collective or "
+                               "ring, got '")
           << pipelining << "'";
       return signalPassFailure();
     }

@@ -1,12 +1,14 @@
 //===- RingPipeline.cpp - p2p ring steps for AG+GEMM and GEMM+RS ----------===//
 //
-// The ring form of a pipelined allgather read by linears, and of a linear
-// whose partial result is reduce-scattered. In the exposed form
+// The ring form of a pipelined allgather read by library calls (linears,
+// matmuls) as their rows, and of a library call whose partial result is
+// reduce-scattered. In the exposed form
 // (fuser-expose-pipelined-axes) the team's blocks lie along one dim and the
 // stream chunks along another. Step k = i*n + j handles chunk i together
 // with the team members j places away: the rank at team index r sends to
 // r + j and receives from r - j (mod n). No step waits for another, so each
-// may run on a stream of its own, and step j = 0 stays local.
+// may run on a stream of its own, and step j = 0 stays local (GEMM+RS takes
+// the distances in reverse, the local step last).
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,9 +56,13 @@ Value HostLowering::ringPeer(const Ring &ring, Value distance, bool forward) {
 }
 
 HostLowering::RingStep HostLowering::beginRingStep(const Ring &ring,
-                                                   Value step) {
+                                                   Value step,
+                                                   bool localLast) {
   Value size = index(ring.loc, ring.size);
   Value distance = arith::RemUIOp::create(builder, ring.loc, step, size);
+  if (localLast)
+    distance = arith::SubIOp::create(
+        builder, ring.loc, index(ring.loc, ring.size - 1), distance);
   return {arith::DivUIOp::create(builder, ring.loc, step, size), distance,
           ringPeer(ring, distance, /*forward=*/true),
           ringPeer(ring, distance, /*forward=*/false)};
@@ -161,9 +167,9 @@ HostLowering::Ring HostLowering::createRing(Operation *communication,
 
 /// AG+GEMM: the rank's block is put in place in the gathered buffer first;
 /// step (i, j) brings chunk i of the block of the member j places back and
-/// runs the linears on it.
+/// runs the calls on it.
 LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
-                                               ArrayRef<Operation *> linears,
+                                               ArrayRef<Operation *> calls,
                                                int64_t blockDim,
                                                int64_t streamDim,
                                                int64_t chunks) {
@@ -172,8 +178,8 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
   Value gathered =
       allocate(loc, gather.getResult(), getSharedMemory(backend));
   buffers.map(gather.getResult(), gathered);
-  for (Operation *linear : linears)
-    buffers.map(linear->getResult(0), allocate(loc, linear->getResult(0)));
+  for (Operation *call : calls)
+    buffers.map(call->getResult(0), allocate(loc, call->getResult(0)));
   Ring ring = createRing(gather, gather.getAxis(), blockDim, streamDim, chunks,
                          gathered);
   hostir::CopyOp::create(
@@ -184,7 +190,8 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
-    RingStep step = beginRingStep(ring, loop.getInductionVar());
+    RingStep step =
+        beginRingStep(ring, loop.getInductionVar(), /*localLast=*/false);
     Value received = ringView(ring, gathered, step.backward, step.chunk);
     Value remote = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                          step.distance, index(loc, 0));
@@ -201,11 +208,11 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
             return ringView(ring, peer, step.backward, step.chunk);
           });
     }
-    for (Operation *linear : linears) {
-      Value output = linear->getResult(0);
+    for (Operation *call : calls) {
+      Value output = call->getResult(0);
       Value outputView =
           ringView(ring, bufferOf(output), step.backward, step.chunk);
-      if (failed(emitLibraryCall(linear, [&](Value value) {
+      if (failed(emitLibraryCall(call, [&](Value value) {
             if (value == gather.getResult())
               return received;
             return value == output ? outputView : bufferOf(value);
@@ -219,17 +226,19 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
 
 /// GEMM+RS: step (i, j) computes chunk i of the partial result for the
 /// member j places on and sends it there, receiving chunk i of the partial
-/// result for this rank from the member j places back; step j = 0 keeps its
-/// own. After the join the library reduces the received partials.
-LogicalResult HostLowering::lowerReduceScatterRing(LinearOp linear,
+/// result for this rank from the member j places back; step j = 0 keeps
+/// its own and comes last in each chunk, so that its GEMM hides the
+/// transfer before it. After the join the library reduces the received
+/// partials.
+LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
                                                    ReduceScatterOp scatter,
                                                    int64_t blockDim,
                                                    int64_t streamDim,
                                                    int64_t chunks) {
   Location loc = scatter.getLoc();
   Value partial =
-      allocate(loc, linear.getResult(), getSharedMemory(backend));
-  buffers.map(linear.getResult(), partial);
+      allocate(loc, call->getResult(0), getSharedMemory(backend));
+  buffers.map(call->getResult(0), partial);
   auto partialType = cast<MemRefType>(partial.getType());
   Value received = allocate(loc, MemRefType::get(partialType.getShape(),
                                                  partialType.getElementType()));
@@ -242,14 +251,16 @@ LogicalResult HostLowering::lowerReduceScatterRing(LinearOp linear,
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
-    RingStep step = beginRingStep(ring, loop.getInductionVar());
+    // The local step last: its GEMM then hides the last transfer.
+    RingStep step =
+        beginRingStep(ring, loop.getInductionVar(), /*localLast=*/true);
     Value computed = ringView(ring, partial, step.forward, step.chunk);
-    Value input = ringView(ring, bufferOf(linear.getInput()), step.forward,
+    Value input = ringView(ring, bufferOf(call->getOperand(0)), step.forward,
                            step.chunk);
-    if (failed(emitLibraryCall(linear, [&](Value value) {
-          if (value == linear.getInput())
+    if (failed(emitLibraryCall(call, [&](Value value) {
+          if (value == call->getOperand(0))
             return input;
-          return value == linear.getResult() ? computed : bufferOf(value);
+          return value == call->getResult(0) ? computed : bufferOf(value);
         })))
       return failure();
     Value arrived = ringView(ring, received, step.backward, step.chunk);
@@ -271,13 +282,14 @@ LogicalResult HostLowering::lowerReduceScatterRing(LinearOp linear,
   }
   hostir::ReduceBlocksOp::create(
       builder, loc, received, result,
-      getSharding(linear.getResult()).getPartialKind());
+      getSharding(call->getResult(0)).getPartialKind());
   emitRingEpilogue(ring);
   return success();
 }
 
 /// The ring form of `group` when it has one: an allgather whose result only
-/// linears read, or a linear whose partial result is reduce-scattered, in
+/// library calls read as their rows, or a library call whose partial
+/// result is reduce-scattered, in
 /// the exposed form (the team's blocks along a dim no mesh axis splits on
 /// the other side) with contiguous chunks of blocks, the partial blocks
 /// along the leading dim (the one reduce_blocks reduces), and for cuda_ipc
@@ -294,13 +306,13 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
            shared.getLayout().isIdentity();
   };
   if (auto gather = dyn_cast<AllgatherOp>(group.front())) {
-    ArrayRef<Operation *> linears = group.drop_front();
+    ArrayRef<Operation *> calls = group.drop_front();
     std::optional<int64_t> blockDim = gather.getBlockDim(false);
     std::optional<int64_t> streamDim = gather.getChunkwiseStreamDim();
     int64_t size = getSharding(gather.getInput())
                        .getMesh()
                        .getAxisSize(gather.getAxis());
-    if (!blockDim || !streamDim || linears.empty() ||
+    if (!blockDim || !streamDim || calls.empty() ||
         typeOf(gather.getInput()).getDimSize(*blockDim) != 1 ||
         !hasContiguousRingViews(typeOf(gather.getResult()), *blockDim, size,
                                 *streamDim, chunks) ||
@@ -308,38 +320,39 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
         !memref::isStaticShapeAndContiguousRowMajor(getChunkType(
             typeOf(gather.getInput()), *streamDim, chunks)))
       return false;
-    for (Operation *op : linears) {
-      auto linear = dyn_cast<LinearOp>(op);
-      if (!linear || linear.getInput() != gather.getResult() ||
-          !getSharding(linear.getResult()).getDimAxes(*blockDim).empty())
+    for (Operation *call : calls) {
+      if (!isa<LinearOp, MatmulOp>(call) ||
+          call->getOperand(0) != gather.getResult() ||
+          !getSharding(call->getResult(0)).getDimAxes(*blockDim).empty())
         return false;
     }
-    if (failed(lowerAllgatherRing(gather, linears, *blockDim, *streamDim,
+    if (failed(lowerAllgatherRing(gather, calls, *blockDim, *streamDim,
                                   chunks)))
       return failure();
     return true;
   }
   if (group.size() != 2)
     return false;
-  auto linear = dyn_cast<LinearOp>(group[0]);
+  Operation *call = group[0];
   auto scatter = dyn_cast<ReduceScatterOp>(group[1]);
-  if (!linear || !scatter || scatter.getInput() != linear.getResult())
+  if (!isa<LinearOp, MatmulOp>(call) || !scatter ||
+      scatter.getInput() != call->getResult(0))
     return false;
   std::optional<int64_t> blockDim = scatter.getBlockDim(true);
   std::optional<int64_t> streamDim = scatter.getChunkwiseStreamDim();
-  MemRefType partialType = typeOf(linear.getResult());
-  int64_t size = getSharding(linear.getResult())
+  MemRefType partialType = typeOf(call->getResult(0));
+  int64_t size = getSharding(call->getResult(0))
                      .getMesh()
                      .getAxisSize(scatter.getAxis());
   // The received partial blocks are reduced along the leading dim.
   if (blockDim != 0 || !streamDim ||
       typeOf(scatter.getResult()).getDimSize(*blockDim) != 1 ||
-      !getSharding(linear.getInput()).getDimAxes(*blockDim).empty() ||
+      !getSharding(call->getOperand(0)).getDimAxes(*blockDim).empty() ||
       !hasContiguousRingViews(partialType, *blockDim, size, *streamDim,
                               chunks) ||
       !shareable(partialType))
     return false;
-  if (failed(lowerReduceScatterRing(linear, scatter, *blockDim, *streamDim,
+  if (failed(lowerReduceScatterRing(call, scatter, *blockDim, *streamDim,
                                     chunks)))
     return failure();
   return true;

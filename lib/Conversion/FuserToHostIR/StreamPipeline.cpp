@@ -155,22 +155,33 @@ scf::ForOp HostLowering::createStreamParallelLoop(Location loc,
   return loop;
 }
 
+Pipelining HostLowering::getPipelining(ArrayRef<Operation *> group) const {
+  for (Operation *op : group)
+    if (auto plan = op->getAttrOfType<PipeliningAttr>(
+            FuserDialect::getPipeliningAttrName()))
+      return plan.getValue();
+  return pipelining;
+}
+
 /// Runs `group` chunk by chunk in a loop whose iterations may run on
 /// different streams (`hostir.stream_parallel`; hostir-assign-streams
 /// gives them streams). Values that live only inside the group get one
 /// contiguous slot per chunk, so each step owns its staging buffer. When a
-/// communication's chunks do not suit its library the group runs whole.
-/// With ring pipelining, groups that have a ring form take it.
+/// communication's chunks do not suit its library, or the plan is `none`,
+/// the group runs whole. With ring pipelining, groups that have a ring form
+/// take it.
 LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
                                           int64_t chunks) {
   Location loc = group.front()->getLoc();
-  if (pipelining == Pipelining::Ring) {
+  Pipelining plan = getPipelining(group);
+  if (plan == Pipelining::Ring) {
     FailureOr<bool> ring = lowerRing(group, chunks);
     if (failed(ring) || *ring)
       return ring;
   }
   DenseSet<Value> slotted = getSlotValues(group);
-  if (!chunksServeCommunications(group, chunks, slotted)) {
+  if (plan == Pipelining::None ||
+      !chunksServeCommunications(group, chunks, slotted)) {
     for (Operation *op : group)
       if (failed(lower(op)))
         return failure();

@@ -2,7 +2,7 @@
 // RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=gloo})' 2>&1 | FileCheck %s --check-prefix=BACKEND
 // BACKEND: backend must be nccl, mpi or cuda_ipc, got 'gloo'
 // RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{pipelining=tree})' 2>&1 | FileCheck %s --check-prefix=PIPELINING
-// PIPELINING: pipelining must be collective or ring, got 'tree'
+// PIPELINING: pipelining must be auto, none, collective or ring, got 'tree'
 
 #mesh = #fuser.mesh<[2]>
 func.func @not_segmented(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {

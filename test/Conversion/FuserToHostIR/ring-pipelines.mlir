@@ -100,7 +100,9 @@ func.func @ag_gemm_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) ->
 // IPC: %[[H:.*]] = hostir.ipc_share %[[P]] on %[[TEAM]]
 // CHECK: scf.for %[[K:.*]] =
 // CHECK: hostir.set_current_stream
-// CHECK: %[[J:.*]] = arith.remui %[[K]]
+// The distances run backwards, so that the local step comes last.
+// CHECK: %[[JUP:.*]] = arith.remui %[[K]]
+// CHECK: %[[J:.*]] = arith.subi %{{.*}}, %[[JUP]]
 // CHECK: %[[I:.*]] = arith.divui %[[K]]
 // CHECK: %[[FWD0:.*]] = arith.addi %[[ME]], %[[J]]
 // CHECK: %[[FWD:.*]] = arith.remui %[[FWD0]]

@@ -1,4 +1,9 @@
-//===- ExposePipelinedAxes.cpp - a pipelined mesh axis gets its own dim ---===//
+//===- ExposePipelinedAxes.cpp - plan pipelines, expose their mesh axis ---===//
+//
+// A stream split asks for a communication to overlap the library calls
+// beside it. This pass finds those pipelines (AG+GEMM, GEMM+RS,
+// GEMM+allreduce), plans each (no overlap, collective, ring; the chunk
+// count), and rewrites it into the form host lowering pipelines.
 //
 // A stream split chunks the local piece of a dim. An allgather of that dim
 // (or a reduce_scatter into it) therefore moves, at step i, chunk i of every
@@ -12,6 +17,7 @@
 
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/PipelineCostModel.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -23,151 +29,402 @@ namespace mlir::fuser {
 using namespace mlir;
 using namespace mlir::fuser;
 
+using Kind = PipelineProblem::Kind;
+
+/// Whether `op` is a library call computing rows of its operand 0 that
+/// `dim` indexes: a linear's input, or the lhs of a matmul whose rhs is a
+/// matrix (shared by every batch entry, so the rows may gain a dim), with
+/// `dim` not the contracted one.
+static bool isRowCall(Operation *op, int64_t dim) {
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    if (matmul.getRhs().getType().getRank() != 2)
+      return false;
+  if (!isa<LinearOp, MatmulOp>(op))
+    return false;
+  return dim < cast<RankedTensorType>(op->getOperand(0).getType()).getRank() - 1;
+}
+
+static int64_t getStreamChunksOn(Value value, int64_t dim) {
+  ShardingAttr sharding = getSharding(value);
+  return sharding.getStreamDim() == dim ? sharding.getStreamChunks() : 0;
+}
+
+static SmallVector<int64_t> getLocalShape(Value value) {
+  return getSharding(value).getLocalShape(
+      cast<RankedTensorType>(value.getType()).getShape());
+}
+
 namespace {
-/// Dim `dim` of the values around one communication over a mesh axis of
-/// `size` ranks, pipelined in `chunks` stream chunks.
+/// A pipelined communication and the library calls beside it.
+struct Pipeline {
+  Kind kind;
+  Operation *communication;
+  /// AG+GEMM: the users of the gathered value; otherwise the one producer.
+  SmallVector<Operation *> calls;
+  /// The pipelined dim and the mesh axis the communication runs over.
+  int64_t dim, axis, teamSize;
+  /// The chunks the user asked for, and whether they chunk each rank's
+  /// block (a stream split on the split side) or the whole dim.
+  int64_t requestedChunks;
+  bool chunksOfBlock;
+
+  /// The rows of the dim in each rank's block.
+  int64_t getBlockRows() const {
+    Value full = kind == Kind::AllgatherGemm ? communication->getResult(0)
+                                             : communication->getOperand(0);
+    return cast<RankedTensorType>(full.getType()).getDimSize(dim) / teamSize;
+  }
+
+  PipelineProblem getProblem(bool copyEngineRing) const {
+    Operation *call = calls.front();
+    SmallVector<int64_t> result = getLocalShape(call->getResult(0));
+    SmallVector<int64_t> input = getLocalShape(call->getOperand(0));
+    int64_t n = result.back(), k = input.back();
+    int64_t rows = 1;
+    for (int64_t size : ArrayRef<int64_t>(result).drop_back())
+      rows *= size;
+    auto type = cast<RankedTensorType>(call->getResult(0).getType());
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    int64_t rowBytes = (kind == Kind::AllgatherGemm ? k : n) * elementBytes;
+    return {kind, teamSize, rows, n, k, rowBytes, copyEngineRing};
+  }
+};
+
+/// How one pipeline runs.
+struct Plan {
+  Pipelining mode;
+  /// Chunks of each rank's block; 0 with `none`.
+  int64_t chunks;
+};
+} // namespace
+
+/// Whether no value of `pipeline` states a layout, and only `split` (the
+/// side the mesh axis splits) has mesh axes on the pipelined dim.
+static bool isPlain(const Pipeline &pipeline, Value split) {
+  SmallVector<Value> values{pipeline.communication->getOperand(0),
+                            pipeline.communication->getResult(0)};
+  for (Operation *call : pipeline.calls)
+    values.append({call->getOperand(0), call->getResult(0)});
+  return llvm::all_of(values, [&](Value value) {
+    ShardingAttr sharding = getSharding(value);
+    return !sharding.statesLayout() &&
+           (value == split || sharding.getDimAxes(pipeline.dim).empty());
+  });
+}
+
+/// AG+GEMM: every user of the gathered value reads it as its rows.
+static std::optional<Pipeline> matchAllgather(AllgatherOp gather) {
+  ShardingAttr input = getSharding(gather.getInput());
+  std::optional<int64_t> dim = input.getDimSplitBy(gather.getAxis());
+  if (!dim || input.getDimAxes(*dim) != ArrayRef<int64_t>{gather.getAxis()})
+    return std::nullopt;
+  Pipeline pipeline{Kind::AllgatherGemm, gather, {}, *dim, gather.getAxis(),
+                    input.getMesh().getAxisSize(gather.getAxis()), 0, true};
+  for (OpOperand &use : gather.getResult().getUses()) {
+    if (use.getOperandNumber() != 0 || !isRowCall(use.getOwner(), *dim))
+      return std::nullopt;
+    pipeline.calls.push_back(use.getOwner());
+  }
+  if (pipeline.calls.empty() || !isPlain(pipeline, gather.getInput()))
+    return std::nullopt;
+  // Chunks of each block on the input, or of the whole dim on the gathered
+  // value or on every result computed from it.
+  if (int64_t chunks = getStreamChunksOn(gather.getInput(), *dim)) {
+    pipeline.requestedChunks = chunks;
+    return pipeline;
+  }
+  pipeline.chunksOfBlock = false;
+  pipeline.requestedChunks = getStreamChunksOn(gather.getResult(), *dim);
+  if (!pipeline.requestedChunks) {
+    int64_t first = getStreamChunksOn(pipeline.calls.front()->getResult(0), *dim);
+    if (first && llvm::all_of(pipeline.calls, [&](Operation *call) {
+          return getStreamChunksOn(call->getResult(0), *dim) == first;
+        }))
+      pipeline.requestedChunks = first;
+  }
+  if (!pipeline.requestedChunks)
+    return std::nullopt;
+  return pipeline;
+}
+
+/// The library call whose partial result only `communication` reads.
+static Operation *getOnlyProducerCall(Operation *communication, int64_t dim) {
+  Operation *call = communication->getOperand(0).getDefiningOp();
+  if (!call || !isRowCall(call, dim) || !call->getResult(0).hasOneUse())
+    return nullptr;
+  return call;
+}
+
+/// GEMM+RS: the partial result of a library call, scattered along its rows.
+static std::optional<Pipeline> matchReduceScatter(ReduceScatterOp scatter) {
+  ShardingAttr result = getSharding(scatter.getResult());
+  std::optional<int64_t> dim = result.getDimSplitBy(scatter.getAxis());
+  if (!dim || result.getDimAxes(*dim) != ArrayRef<int64_t>{scatter.getAxis()})
+    return std::nullopt;
+  Operation *call = getOnlyProducerCall(scatter, *dim);
+  if (!call)
+    return std::nullopt;
+  Pipeline pipeline{Kind::GemmReduceScatter, scatter, {call}, *dim,
+                    scatter.getAxis(),
+                    result.getMesh().getAxisSize(scatter.getAxis()), 0, true};
+  if (!isPlain(pipeline, scatter.getResult()))
+    return std::nullopt;
+  pipeline.requestedChunks = getStreamChunksOn(scatter.getResult(), *dim);
+  if (!pipeline.requestedChunks) {
+    pipeline.chunksOfBlock = false;
+    pipeline.requestedChunks = getStreamChunksOn(scatter.getInput(), *dim);
+  }
+  if (!pipeline.requestedChunks)
+    return std::nullopt;
+  return pipeline;
+}
+
+/// GEMM+allreduce: the partial result of a library call, reduced in chunks
+/// of a row dim no mesh axis splits.
+static std::optional<Pipeline> matchAllreduce(AllreduceOp reduce) {
+  std::optional<int64_t> dim = getSharding(reduce.getInput()).getStreamDim();
+  if (!dim)
+    return std::nullopt;
+  int64_t chunks = getStreamChunksOn(reduce.getInput(), *dim);
+  Operation *call = getOnlyProducerCall(reduce, *dim);
+  if (!call || getStreamChunksOn(reduce.getResult(), *dim) != chunks)
+    return std::nullopt;
+  ShardingAttr input = getSharding(reduce.getInput());
+  Pipeline pipeline{Kind::GemmAllreduce, reduce, {call}, *dim,
+                    reduce.getAxis(),
+                    input.getMesh().getAxisSize(reduce.getAxis()), chunks,
+                    false};
+  if (!isPlain(pipeline, Value()))
+    return std::nullopt;
+  return pipeline;
+}
+
+namespace {
+/// `dim` of the values of one pipeline reshaped into [size, rest].
 struct Exposure {
   int64_t dim;
   int64_t size;
-  int64_t chunks;
 
-  /// `type` with `dim` reshaped into [size, rest]: the dim's mesh axes go
-  /// to the outer dim; the stream split (on `dim` or elsewhere) moves with
-  /// its dim, so a stream split of `dim` chunks the inner dim.
-  RankedTensorType expose(RankedTensorType type) const {
+  /// `type` with `dim` reshaped: the dim's mesh axes go to the outer dim,
+  /// and the inner dim is stream-split into `chunks` (none for 0).
+  RankedTensorType expose(RankedTensorType type, int64_t chunks) const {
     SmallVector<int64_t> shape(type.getShape());
     shape[dim] /= size;
     shape.insert(shape.begin() + dim, size);
     ShardingAttr sharding = getSharding(type);
     SmallVector<SmallVector<int64_t>> axes = sharding.getDimAxesList();
     axes.insert(axes.begin() + dim + 1, SmallVector<int64_t>{});
-    std::optional<int64_t> stream = sharding.getStreamDim();
-    if (stream && *stream >= dim)
-      ++*stream;
     auto exposed = ShardingAttr::get(
         sharding.getMesh(), axes, sharding.getPartialAxes(),
-        sharding.getPartialKind(), stream, sharding.getStreamChunks());
+        sharding.getPartialKind(),
+        chunks ? std::optional<int64_t>(dim + 1) : std::nullopt, chunks);
     return RankedTensorType::get(shape, type.getElementType(), exposed);
-  }
-  /// The same, with the stream split on the inner dim of `dim`.
-  RankedTensorType exposeStreamed(RankedTensorType type) const {
-    RankedTensorType exposed = expose(type);
-    return exposed.cloneWithEncoding(
-        getSharding(exposed).withStream(dim + 1, chunks, /*chunked=*/false));
   }
 };
 } // namespace
 
-/// The exposure for `comm`, which moves blocks of a dim over `axis`, when
-/// `streamed` (its split side) is stream-split on that dim and the axis
-/// alone splits it, and the other side is the input or result of each of
-/// `linears` on a row dim (not contracted) that no mesh axis splits.
-static std::optional<Exposure> getExposure(Operation *comm, int64_t axis,
-                                           Value streamed,
-                                           ArrayRef<LinearOp> linears) {
-  ShardingAttr sharding = getSharding(streamed);
-  std::optional<int64_t> dim = sharding.getStreamDim();
-  if (linears.empty() || !dim ||
-      sharding.getDimAxes(*dim) != ArrayRef<int64_t>{axis})
-    return std::nullopt;
-  for (LinearOp linear : linears) {
-    if (*dim >= linear.getInput().getType().getRank() - 1)
-      return std::nullopt;
-    for (Value value : std::initializer_list<Value>{
-             comm->getOperand(0), comm->getResult(0), linear.getInput(),
-             linear.getResult()}) {
-      ShardingAttr other = getSharding(value);
-      if (other.statesLayout() ||
-          (value != streamed && !other.getDimAxes(*dim).empty()))
-        return std::nullopt;
-    }
-  }
-  return Exposure{*dim, sharding.getMesh().getAxisSize(axis),
-                  sharding.getStreamChunks()};
+static RankedTensorType withStream(Type type, int64_t dim, int64_t chunks) {
+  auto tensor = cast<RankedTensorType>(type);
+  return tensor.cloneWithEncoding(getSharding(tensor).withStream(
+      chunks ? std::optional<int64_t>(dim) : std::nullopt, chunks,
+      /*chunked=*/false));
 }
 
-static Value reshape(OpBuilder &builder, Location loc, Value value,
-                     RankedTensorType type) {
-  return ReshapeOp::create(builder, loc, type, value);
+static void setPlan(Operation *communication, Pipelining mode) {
+  communication->setAttr(
+      FuserDialect::getPipeliningAttrName(),
+      PipeliningAttr::get(communication->getContext(), mode));
 }
 
-/// allgather(x) -> linears  becomes  reshape(x) -> allgather -> linears ->
-/// reshapes back, when every user of the gathered value is a linear reading
-/// it as its input.
-static void exposeAllgather(AllgatherOp gather) {
-  SmallVector<LinearOp> linears;
-  for (OpOperand &use : gather.getResult().getUses()) {
-    auto linear = dyn_cast<LinearOp>(use.getOwner());
-    if (!linear || linear.getInput() != gather.getResult())
-      return;
-    linears.push_back(linear);
-  }
-  std::optional<Exposure> exposure =
-      getExposure(gather, gather.getAxis(), gather.getInput(), linears);
-  if (!exposure)
-    return;
+/// `value` as `type`: a reshape where the types differ (a view: the shape
+/// or only the stream split changes).
+static Value reshapeTo(OpBuilder &builder, Location loc, Value value,
+                       Type type) {
+  if (value.getType() == type)
+    return value;
+  return ReshapeOp::create(builder, loc, cast<RankedTensorType>(type), value);
+}
+
+/// `call` on `rows` instead of its operand 0, computing a result of
+/// `resultType`.
+static Operation *cloneCall(OpBuilder &builder, Operation *call, Value rows,
+                            Type resultType) {
+  Operation *clone = builder.clone(*call);
+  clone->setOperand(0, rows);
+  clone->getResult(0).setType(resultType);
+  return clone;
+}
+
+/// reshape(x) -> allgather -> calls -> reshapes back.
+static void exposeAllgather(const Pipeline &pipeline, const Plan &plan) {
+  auto gather = cast<AllgatherOp>(pipeline.communication);
+  Exposure exposure{pipeline.dim, pipeline.teamSize};
   OpBuilder builder(gather);
   Location loc = gather.getLoc();
-  Value input = reshape(builder, loc, gather.getInput(),
-                        exposure->expose(gather.getInput().getType()));
-  Value gathered = AllgatherOp::create(
-      builder, loc, exposure->exposeStreamed(gather.getType()), input,
+  Value input =
+      reshapeTo(builder, loc, gather.getInput(),
+                exposure.expose(gather.getInput().getType(), plan.chunks));
+  auto gathered = AllgatherOp::create(
+      builder, loc, exposure.expose(gather.getType(), plan.chunks), input,
       gather.getAxis());
-  for (LinearOp linear : linears) {
-    builder.setInsertionPoint(linear);
-    auto exposedLinear = cast<LinearOp>(builder.clone(*linear));
-    exposedLinear.getInputMutable().assign(gathered);
-    exposedLinear.getResult().setType(
-        exposure->exposeStreamed(linear.getType()));
-    linear.getResult().replaceAllUsesWith(reshape(
-        builder, linear.getLoc(), exposedLinear.getResult(), linear.getType()));
-    linear.erase();
+  setPlan(gathered, plan.mode);
+  for (Operation *call : pipeline.calls) {
+    builder.setInsertionPoint(call);
+    Type type = call->getResult(0).getType();
+    Operation *exposed =
+        cloneCall(builder, call, gathered,
+                  exposure.expose(cast<RankedTensorType>(type), plan.chunks));
+    call->getResult(0).replaceAllUsesWith(
+        reshapeTo(builder, call->getLoc(), exposed->getResult(0), type));
+    call->erase();
   }
   gather.erase();
 }
 
-/// linear -> reduce_scatter  becomes  reshape(input) -> linear ->
-/// reduce_scatter -> reshape back.
-static void exposeReduceScatter(ReduceScatterOp scatter) {
-  auto linear = scatter.getInput().getDefiningOp<LinearOp>();
-  if (!linear || !linear.getResult().hasOneUse())
-    return;
-  std::optional<Exposure> exposure =
-      getExposure(scatter, scatter.getAxis(), scatter.getResult(), {linear});
-  if (!exposure)
-    return;
-  OpBuilder builder(scatter);
-  Location loc = linear.getLoc();
-  Value input = reshape(builder, loc, linear.getInput(),
-                        exposure->exposeStreamed(linear.getInput().getType()));
-  auto exposedLinear = cast<LinearOp>(builder.clone(*linear));
-  exposedLinear.getInputMutable().assign(input);
-  exposedLinear.getResult().setType(
-      exposure->exposeStreamed(linear.getType()));
-  Value scattered = ReduceScatterOp::create(
-      builder, scatter.getLoc(), exposure->expose(scatter.getType()),
-      exposedLinear.getResult(), scatter.getAxis());
-  scatter.getResult().replaceAllUsesWith(
-      reshape(builder, scatter.getLoc(), scattered, scatter.getType()));
-  scatter.erase();
-  linear.erase();
+/// reshape(input) -> call -> reduce_scatter -> reshape back. Returns the
+/// value replacing the reduce_scatter's result.
+static Value exposeReduceScatter(OpBuilder &builder, Operation *call,
+                                 ReduceScatterOp scatter, int64_t dim,
+                                 int64_t teamSize, const Plan &plan) {
+  Exposure exposure{dim, teamSize};
+  Location loc = call->getLoc();
+  builder.setInsertionPoint(scatter);
+  Value rows = call->getOperand(0);
+  Value input = reshapeTo(
+      builder, loc, rows,
+      exposure.expose(cast<RankedTensorType>(rows.getType()), plan.chunks));
+  Operation *exposed = cloneCall(
+      builder, call, input,
+      exposure.expose(cast<RankedTensorType>(call->getResult(0).getType()),
+                      plan.chunks));
+  auto scattered = ReduceScatterOp::create(
+      builder, scatter.getLoc(), exposure.expose(scatter.getType(), plan.chunks),
+      exposed->getResult(0), scatter.getAxis());
+  setPlan(scattered, plan.mode);
+  return reshapeTo(builder, scatter.getLoc(), scattered, scatter.getType());
+}
+
+/// Collective or none: the call and the allreduce in the plan's chunks.
+/// Ring: a ring GEMM+RS over the same axis, then an allgather.
+static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
+  auto reduce = cast<AllreduceOp>(pipeline.communication);
+  Operation *call = pipeline.calls.front();
+  OpBuilder builder(reduce);
+  Location loc = reduce.getLoc();
+  Value replacement;
+  if (plan.mode == Pipelining::Ring) {
+    ShardingAttr reduced = getSharding(reduce.getResult());
+    auto scatteredType = reduce.getType().cloneWithEncoding(
+        reduced.withAxisOnDim(pipeline.axis, pipeline.dim, 0)
+            .withStream(std::nullopt, 0, /*chunked=*/false));
+    auto scatter = ReduceScatterOp::create(builder, loc, scatteredType,
+                                           call->getResult(0), pipeline.axis);
+    Value scattered = exposeReduceScatter(builder, call, scatter, pipeline.dim,
+                                          pipeline.teamSize, plan);
+    scatter.erase();
+    builder.setInsertionPoint(reduce);
+    replacement = AllgatherOp::create(
+        builder, loc, withStream(reduce.getType(), pipeline.dim, 0), scattered,
+        pipeline.axis);
+  } else {
+    builder.setInsertionPoint(call);
+    Operation *chunked = cloneCall(
+        builder, call, call->getOperand(0),
+        withStream(call->getResult(0).getType(), pipeline.dim, plan.chunks));
+    builder.setInsertionPoint(reduce);
+    auto reduced = AllreduceOp::create(
+        builder, loc, withStream(reduce.getType(), pipeline.dim, plan.chunks),
+        chunked->getResult(0), reduce.getAxis());
+    setPlan(reduced, plan.mode);
+    replacement = reduced;
+  }
+  reduce.getResult().replaceAllUsesWith(
+      reshapeTo(builder, loc, replacement, reduce.getType()));
+  reduce.erase();
+  call->erase();
+}
+
+/// The plan the `pipelining` option gives `pipeline`, with chunks that
+/// divide each rank's block. Chunks of the whole dim are as many chunks of
+/// each block for the collective pipeline (each step moves as many rows),
+/// and each block in that many chunks' share for the ring, whose steps
+/// take one member's block at a time.
+static Plan getRequestedPlan(const Pipeline &pipeline, Pipelining mode) {
+  int64_t chunks = pipeline.requestedChunks;
+  if (mode == Pipelining::None)
+    return {mode, 0};
+  if (mode == Pipelining::Ring && !pipeline.chunksOfBlock)
+    chunks = std::max<int64_t>(1, chunks / pipeline.teamSize);
+  int64_t block = pipeline.getBlockRows();
+  while (block % chunks != 0)
+    --chunks;
+  return {mode, chunks};
 }
 
 namespace {
 struct ExposePipelinedAxesPass
     : public mlir::fuser::impl::ExposePipelinedAxesBase<
           ExposePipelinedAxesPass> {
+  using ExposePipelinedAxesBase::ExposePipelinedAxesBase;
+
   void runOnOperation() override {
-    SmallVector<Operation *> communications;
+    std::optional<Pipelining> fixed = symbolizePipelining(pipelining);
+    if (!fixed && pipelining != "auto") {
+      getOperation().emitError("pipelining must be auto, none, collective or "
+                               "ring, got '")
+          << pipelining << "'";
+      return signalPassFailure();
+    }
+    PipelineCalibration machine = PipelineCalibration::h200();
+    if (!calibration.empty()) {
+      llvm::Expected<PipelineCalibration> loaded =
+          PipelineCalibration::load(calibration);
+      if (!loaded) {
+        getOperation().emitError(llvm::toString(loaded.takeError()));
+        return signalPassFailure();
+      }
+      machine = *loaded;
+    }
+    SmallVector<Pipeline> pipelines;
     getOperation().walk([&](Operation *op) {
-      if (isa<AllgatherOp, ReduceScatterOp>(op))
-        communications.push_back(op);
-    });
-    for (Operation *op : communications) {
+      std::optional<Pipeline> pipeline;
       if (auto gather = dyn_cast<AllgatherOp>(op))
-        exposeAllgather(gather);
-      else
-        exposeReduceScatter(cast<ReduceScatterOp>(op));
+        pipeline = matchAllgather(gather);
+      else if (auto scatter = dyn_cast<ReduceScatterOp>(op))
+        pipeline = matchReduceScatter(scatter);
+      else if (auto reduce = dyn_cast<AllreduceOp>(op))
+        pipeline = matchAllreduce(reduce);
+      if (pipeline)
+        pipelines.push_back(std::move(*pipeline));
+    });
+    for (const Pipeline &pipeline : pipelines) {
+      Plan plan;
+      if (fixed) {
+        plan = getRequestedPlan(pipeline, *fixed);
+      } else {
+        PipelinePlan chosen =
+            choosePipeline(pipeline.getProblem(backend == "cuda_ipc"), machine);
+        plan = {chosen.mode, chosen.chunks};
+      }
+      switch (pipeline.kind) {
+      case Kind::AllgatherGemm:
+        exposeAllgather(pipeline, plan);
+        break;
+      case Kind::GemmReduceScatter: {
+        auto scatter = cast<ReduceScatterOp>(pipeline.communication);
+        OpBuilder builder(scatter);
+        Operation *call = pipeline.calls.front();
+        scatter.getResult().replaceAllUsesWith(
+            exposeReduceScatter(builder, call, scatter, pipeline.dim,
+                                pipeline.teamSize, plan));
+        scatter.erase();
+        call->erase();
+        break;
+      }
+      case Kind::GemmAllreduce:
+        exposeAllreduce(pipeline, plan);
+        break;
+      }
     }
   }
 };

@@ -186,4 +186,22 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
   }];
 }
 
+def Fuser_PipeliningAttr : EnumAttr<Fuser_Dialect, Fuser_Pipelining,
+                                    "pipelining"> {
+  let summary = "How a pipelined communication runs";
+  let description = [{
+    Set on a communication by `fuser-expose-pipelined-axes` (as the
+    discardable attribute `fuser.pipelining`) when it plans the pipeline of
+    that communication and the library calls beside it: `none` (the
+    communication and the calls each run whole), `collective` (one
+    collective per stream chunk) or `ring` (point-to-point steps between
+    team members). Host lowering follows it.
+
+    ```mlir
+    %g = fuser.comm.allgather %x axis = 0 {fuser.pipelining = #fuser.pipelining<ring>} : ...
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // FUSER_DIALECT_FUSER_IR_FUSERATTRS_TD

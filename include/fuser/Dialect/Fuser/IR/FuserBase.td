@@ -32,6 +32,10 @@ def Fuser_Dialect : Dialect {
     static ::llvm::StringRef getMeshPositionAttrName() {
       return "fuser.mesh_position";
     }
+    /// The #fuser.pipelining a communication's pipeline was planned with.
+    static ::llvm::StringRef getPipeliningAttrName() {
+      return "fuser.pipelining";
+    }
   }];
 }
 
@@ -63,6 +67,16 @@ def Fuser_GeluApproximationAttr : I32EnumAttr<"GeluApproximation",
       I32EnumAttrCase<"Tanh", 1, "tanh">
     ]> {
   let cppNamespace = "::mlir::fuser";
+}
+
+def Fuser_Pipelining : I32EnumAttr<"Pipelining",
+    "how a pipelined communication overlaps the library calls beside it", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Collective", 1, "collective">,
+      I32EnumAttrCase<"Ring", 2, "ring">
+    ]> {
+  let cppNamespace = "::mlir::fuser";
+  let genSpecializedAttr = 0;
 }
 
 #endif // FUSER_DIALECT_FUSER_IR_FUSERBASE_TD

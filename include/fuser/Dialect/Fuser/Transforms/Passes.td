@@ -67,23 +67,50 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
 }
 
 def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
-  let summary = "Give the mesh axis of a pipelined allgather or reduce_scatter its own dim";
+  let summary = "Plan each pipelined communication and give its mesh axis its own dim";
   let description = [{
-    Contract. Reads: a `decomposed` function. Writes: reshapes and the
-    types of the communications and linears it rewrites; the function stays
-    `decomposed` and computes the same values.
+    Contract. Reads: a `decomposed` function. Writes: reshapes, the types of
+    the communications and library calls it rewrites, and on each rewritten
+    communication the plan it chose (`fuser.pipelining =
+    #fuser.pipelining<none|collective|ring>`, which host lowering follows);
+    the function stays `decomposed` and computes the same values.
 
-    A stream split chunks the local piece of a dim, so step i of a pipelined
-    allgather of that dim moves chunk i of every rank's block, rows that are
-    strided across the gathered dim. For an allgather over mesh axis `a` (of
-    n ranks) of a value stream-split on the gathered dim, whose every user
-    is a linear reading it as its input, and for a reduce_scatter into such
-    a value of the partial result of a linear, the dim [M] is reshaped into
-    [n, M/n] around the communication and the linears: the axis splits the
+    A pipelined communication is one a stream split asks to overlap with
+    the library calls (linear, matmul) beside it:
+    * AG+GEMM: an allgather over mesh axis `a` (of n ranks) whose every
+      user reads it as its row input, with a stream split on the gathered
+      dim either on the allgather's input (chunks of each rank's block) or
+      on its result or the users' results (chunks of the whole dim);
+    * GEMM+RS: a library call whose partial result only a reduce_scatter
+      reads, with a stream split on the scattered dim of the reduce_scatter's
+      result or of the partial result;
+    * GEMM+allreduce: a library call whose partial result only an allreduce
+      reads, both stream-split on a row dim no mesh axis splits.
+
+    The plan is the `pipelining` option's, or with `pipelining=auto` the
+    fastest by the cost model (`calibration`: a JSON file of the machine's
+    GEMM rates and links, default the measured 2 x H200 machine): no
+    overlap, the collective pipeline, or the ring, and the chunk count.
+    For AG+GEMM and GEMM+RS the dim [M] is then reshaped into [n, M/n]
+    around the communication and the library calls: the axis splits the
     outer dim and the stream split chunks the inner one on both sides, so
-    each pipeline step moves and computes one chunk of a whole dim. The
-    rewritten values state no layout; values that do are left alone.
+    each pipeline step moves and computes one chunk of a whole dim. A ring
+    GEMM+allreduce becomes a ring GEMM+RS followed by an allgather. Values
+    reshaped back to the user's types keep their stated stream splits;
+    values that state a layout are left alone.
   }];
+  let options = [
+    Option<"pipelining", "pipelining", "std::string",
+           /*default=*/"\"collective\"",
+           "How pipelined communications overlap: collective, ring, none or "
+           "auto (the cost model chooses, with the chunk count)">,
+    Option<"backend", "backend", "std::string", /*default=*/"\"nccl\"",
+           "Communication library the program posts on: with cuda_ipc, a "
+           "ring moves blocks through the copy engine">,
+    Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
+           "JSON file of the machine's GEMM rates and links for "
+           "pipelining=auto (default: the measured 2 x H200 machine)">
+  ];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
 
