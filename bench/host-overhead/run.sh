@@ -12,22 +12,23 @@
 # synchronization inside; the host's time to issue a batch and the device's
 # time for it (CUDA events), per execution, the slowest rank's, median
 # (min - max) over the batches, and the device allocations per execution.
-# The host time is the CPU cost of an execution as long as the device keeps
-# up; when it is lower than the device time, the device is the bottleneck
-# and larger batches would fill its queue (the host then waits, and measures
-# the device): keep batches small enough.
+# The host time is the CPU cost of an execution as long as the host is not
+# made to wait: when the device is the slower, a large batch fills what
+# the driver lets a stream hold and the host waits for the device (on 2
+# H200s, 50 graph replays in a row took the host 19 us each against 8 us
+# in batches of 10 or 1): keep batches small.
 #
 # Usage: bench/host-overhead/run.sh [artifact-dir] [build-dir] [table.md]
 #   (defaults: gpu-artifacts/, build-gpu/ and build-dir/logs/host-overhead.md)
 # Environment: FUSER_HOST_OVERHEAD_ITERATIONS (default 2001: the warm-up and
-#   2000 timed executions), FUSER_HOST_OVERHEAD_BATCH (default 50).
+#   2000 timed executions), FUSER_HOST_OVERHEAD_BATCH (default 10).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 artifacts=$(cd "${1:-$root/gpu-artifacts}" && pwd)
 build=${2:-$root/build-gpu}
 table=${3:-$build/logs/host-overhead.md}
 iterations=${FUSER_HOST_OVERHEAD_ITERATIONS:-2001}
-batch=${FUSER_HOST_OVERHEAD_BATCH:-50}
+batch=${FUSER_HOST_OVERHEAD_BATCH:-10}
 fuser_exec="$build/bin/fuser-exec"
 library="$artifacts/host-overhead.so"
 [ -x "$fuser_exec" ] ||

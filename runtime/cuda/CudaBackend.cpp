@@ -142,7 +142,7 @@ void CudaBackend::release() {
     return;
   }
   for (auto &graph : graphs)
-    releaseGraph(*graph, mainStream.stream);
+    releaseGraph(*graph);
   graphs.clear();
   for (auto &[key, share] : ipcShares)
     releaseShare(*share);
@@ -174,9 +174,6 @@ void CudaBackend::release() {
   for (auto &stream : poolStreams)
     cudaStreamDestroy(stream->stream);
   poolStreams.clear();
-  if (captureAllocationStream)
-    cudaStreamDestroy(captureAllocationStream);
-  captureAllocationStream = nullptr;
   wrappedStreams.clear();
   cudaStreamDestroy(mainStream.stream);
   mainStream.stream = nullptr;

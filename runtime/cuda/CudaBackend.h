@@ -325,9 +325,9 @@ private:
   /// Sets the semaphore operations of the executable graph to the counts
   /// that follow the ones issued so far.
   FuserStatus renumberSemaphores(CudaGraph &graph);
-  /// Frees the graph's executable and its buffers (stream-ordered on
-  /// `stream`).
-  void releaseGraph(CudaGraph &graph, cudaStream_t stream);
+  /// Frees the graph's executable and its buffers; the work that uses them
+  /// must be done.
+  void releaseGraph(CudaGraph &graph);
 
   int device = 0;
   DriverCalls driver;
@@ -362,9 +362,6 @@ private:
   std::vector<void **> kernelSlots;
   /// The capture under way, if any.
   std::unique_ptr<Capture> capture;
-  /// Where the buffers of a graph are allocated while it is captured: a
-  /// stream outside the capture.
-  cudaStream_t captureAllocationStream = nullptr;
   /// The graphs alive.
   std::vector<std::unique_ptr<CudaGraph>> graphs;
 };

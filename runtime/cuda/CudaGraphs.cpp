@@ -4,9 +4,9 @@
 // so that other threads, NCCL's among them, keep working); pool streams
 // join it through the events programs already use to fork and join them.
 // What cannot be replayed is refused by the backend with the call's name
-// before CUDA sees it. Device buffers allocated during the capture come
-// from the pool beside it and belong to the graph, which therefore holds no
-// allocation nodes and replays on stable addresses.
+// before CUDA sees it. Device buffers allocated during the capture are
+// obtained beside it and belong to the graph, which therefore holds no
+// allocation nodes and replays on stable addresses (CudaMemory.cpp).
 //
 // IPC semaphores count: the n-th wait of a pair completes after its n-th
 // signal. A capture bakes the counts it issued into its stream memory
@@ -39,14 +39,8 @@ FuserStatus CudaBackend::beginCapture() {
   if (capture)
     return fail(std::string(op) + ": a capture is already under way "
                                   "(fuser_graph_end_capture ends it)");
-  if (!captureAllocationStream &&
-      checkCuda(cudaStreamCreateWithFlags(&captureAllocationStream,
-                                          cudaStreamNonBlocking),
-                op, "cudaStreamCreateWithFlags"))
-    return FUSER_FAILED;
-  // The work issued before completes first: the pool then hands the graph
-  // memory without making it wait for streams being captured, and nothing
-  // inside the capture waits for events recorded outside it.
+  // The work issued before completes first: nothing inside the capture
+  // waits for events recorded outside it.
   if (!streamsFinish()) {
     abortCommunicators();
     return fail(std::string(op) +
@@ -201,10 +195,6 @@ FuserGraph *CudaBackend::endCapture() {
                   "fuser_graph_begin_capture names it)");
   else
     status = checkCuda(endError, op, "cudaStreamEndCapture");
-  // The graph's buffers exist once their stream has allocated them.
-  if (!status)
-    status = checkCuda(cudaStreamSynchronize(captureAllocationStream), op,
-                       "cudaStreamSynchronize");
   if (!status)
     status = inspectCapturedNodes(*graph);
   if (!status)
@@ -212,7 +202,7 @@ FuserGraph *CudaBackend::endCapture() {
                        "cudaGraphInstantiate");
   if (status) {
     std::string error = fuser_last_error();
-    releaseGraph(*graph, captureAllocationStream);
+    releaseGraph(*graph);
     fail(error);
     return nullptr;
   }
@@ -267,7 +257,7 @@ FuserStatus CudaBackend::launchGraph(FuserGraph &captured) {
   return FUSER_OK;
 }
 
-void CudaBackend::releaseGraph(CudaGraph &graph, cudaStream_t stream) {
+void CudaBackend::releaseGraph(CudaGraph &graph) {
   // An executable graph still running is freed when it completes.
   if (graph.exec)
     cudaGraphExecDestroy(graph.exec);
@@ -277,7 +267,7 @@ void CudaBackend::releaseGraph(CudaGraph &graph, cudaStream_t stream) {
   graph.graph = nullptr;
   for (void *buffer : graph.buffers) {
     allocations.erase(buffer);
-    cudaFreeAsync(buffer, stream);
+    cudaFree(buffer);
   }
   graph.buffers.clear();
   for (IpcShare *share : graph.shares)
@@ -291,6 +281,15 @@ void CudaBackend::destroyGraph(FuserGraph *captured) {
   });
   if (found == graphs.end())
     fuser_fail("graph_destroy: not a live graph of the CUDA backend");
-  releaseGraph(**found, getStream());
+  // Its buffers are freed once the replays are done (cudaFree would wait
+  // for them without a bound). Work that never completes keeps them.
+  if (!streamsFinish()) {
+    abortCommunicators();
+    fail("graph_destroy: the work issued before did not complete within " +
+         std::to_string(getTimeoutSeconds()) +
+         " s (FUSER_TIMEOUT_S); the graph's buffers stay allocated");
+    (*found)->buffers.clear();
+  }
+  releaseGraph(**found);
   graphs.erase(found);
 }

@@ -4,10 +4,12 @@
 // free, so a steady-state execution calls no cudaMalloc/cudaFree. Symmetric
 // memory (what CUDA IPC shares) cannot come from the pool, which legacy IPC
 // handles cannot export: it is cudaMalloc'd and kept for reuse by size.
-// While a graph is captured, device memory still comes from the pool, on a
-// stream outside the capture, and the graph keeps it: every replay writes
-// where the captured execution would have, and the graph holds no
-// allocation nodes.
+// While a graph is captured, device memory is cudaMalloc'd beside the
+// capture and the graph keeps it: every replay writes where the captured
+// execution would have, and the graph holds no allocation nodes. (The pool
+// cannot serve it: its stream-ordered reuse of memory freed on a captured
+// stream ties the allocation to that stream, which invalidates the
+// capture.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,16 +56,15 @@ void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
       if (zeroed && checkCapturedStream(op))
         return nullptr;
       UncapturedCalls uncaptured;
-      if (checkCuda(cudaMallocFromPoolAsync(&address, rounded, pool,
-                                            captureAllocationStream),
-                    op, "cudaMallocFromPoolAsync"))
+      if (checkCuda(cudaMalloc(&address, rounded), op, "cudaMalloc"))
         return nullptr;
+      ++deviceAllocations;
       capture->buffers.push_back(address);
-    } else if (checkCuda(cudaMallocFromPoolAsync(&address, rounded, pool,
-                                                 getStream()),
-                         op, "cudaMallocFromPoolAsync")) {
-      return nullptr;
+      break;
     }
+    if (checkCuda(cudaMallocFromPoolAsync(&address, rounded, pool, getStream()),
+                  op, "cudaMallocFromPoolAsync"))
+      return nullptr;
     size_t reserved = 0;
     cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent,
                             &reserved);

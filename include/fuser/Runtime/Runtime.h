@@ -237,15 +237,15 @@ typedef struct FuserGraph FuserGraph;
  * issued so far. Streams join the capture by waiting for a captured stream
  * (fuser_synchronize_stream, fuser_wait), as the pipelined loops of
  * programs do; work issued on a stream that has not joined fails. Until
- * fuser_graph_end_capture, device allocations come from buffers the graph
- * will own (fuser_deallocate leaves them to the graph), and whatever cannot
- * be replayed fails naming the call: host synchronization
- * (fuser_synchronize, freeing host or symmetric memory), symmetric or host
- * allocations, freeing a buffer allocated before the capture, and what is
- * set up on first use (communicators, IPC shares, cached buffers, cuBLASLt
- * workspaces, kernel modules): run a program once before capturing it.
- * Fails on the host backend, which runs work as it is issued and has
- * nothing to replay. */
+ * fuser_graph_end_capture, device allocations are buffers the graph will
+ * own (cudaMalloc'd beside the capture; fuser_deallocate leaves them to
+ * the graph), and whatever cannot be replayed fails naming the call: host
+ * synchronization (fuser_synchronize, freeing host or symmetric memory),
+ * symmetric or host allocations, freeing a buffer allocated before the
+ * capture, and what is set up on first use (communicators, IPC shares,
+ * cached buffers, cuBLASLt workspaces, kernel modules): run a program once
+ * before capturing it. Fails on the host backend, which runs work as it
+ * is issued and has nothing to replay. */
 FuserStatus fuser_graph_begin_capture(void);
 /* Ends the capture and instantiates the graph; null with an error when a
  * call made the capture fail, a stream never rejoined the captured stream,
@@ -257,9 +257,8 @@ FuserGraph *fuser_graph_end_capture(void);
  * and waits are renumbered for each replay, so that replays may follow one
  * another and executions that are not replayed. */
 FuserStatus fuser_graph_launch(FuserGraph *graph);
-/* Frees the graph and returns its buffers to the pool, stream-ordered on
- * the current stream (as fuser_deallocate does): replays issued on other
- * streams must be ordered before. Null is ignored. fuser_finalize frees
+/* Waits (bounded by FUSER_TIMEOUT_S) for the work issued so far, then
+ * frees the graph and its buffers. Null is ignored. fuser_finalize frees
  * the graphs still alive (destroy them before, or not at all). */
 void fuser_graph_destroy(FuserGraph *graph);
 
