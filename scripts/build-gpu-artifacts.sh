@@ -54,10 +54,18 @@ done
 compile pipelines-collective.so "$e2e/pipelines.mlir" --pipelining=collective
 compile pipelines-ring-nccl.so "$e2e/pipelines.mlir" --pipelining=ring
 compile pipelines-ring-ipc.so "$e2e/pipelines.mlir" --pipelining=ring --backend=cuda_ipc
-for library in pipelines-collective.so pipelines-ring-nccl.so pipelines-ring-ipc.so; do
-  for program in ag_gemm gemm_rs; do
+compile pipelines-none.so "$e2e/pipelines.mlir" --pipelining=none
+compile pipelines-auto.so "$e2e/pipelines.mlir" --pipelining=auto --backend=cuda_ipc
+for library in pipelines-collective.so pipelines-ring-nccl.so pipelines-ring-ipc.so \
+               pipelines-none.so pipelines-auto.so; do
+  for program in $(programs_of "$e2e/pipelines.mlir"); do
     run 2 "$library" "$program" 100 graph
   done
+done
+volume="$FUSER_ROOT/test/scenarios/communication-volume.mlir"
+compile split-reductions.so "$volume" --program=softmax --program=layer_norm
+for program in softmax layer_norm; do
+  run 2 split-reductions.so "$program" 100 graph
 done
 compile tp-mlp.so "$FUSER_ROOT/examples/tp_mlp.mlir"
 run 2 tp-mlp.so tp_mlp 100 sanitize graph
