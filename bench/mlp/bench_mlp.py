@@ -130,15 +130,16 @@ def run_ours(args):
     torch_results = harness.load_results(args.work)[0]
     runner = harness.FuserExec(args.fuser_exec, args.mpirun, args.iterations,
                                args.timeout)
+    budget = harness.TimeBudget(args.budget)
     runs = {mlp: {} for mlp, _ in MLPS}
     for variant, label, mlp, function, _ in builds():
         # The CPU reference of a 4.4 TFLOP layer would take minutes.
         runs[mlp][label] = harness.run_library(
-            runner, args.artifacts, variant.name, function,
+            runner, budget, "mlp", args.artifacts, variant.name, function,
             torch_results.get("inputs", ()),
             torch_results.get("mlps", {}).get(mlp, {}).get("expected"),
             os.path.join(args.work, "ours.npy"), False)
-    harness.write_ours(args, runner, runs)
+        harness.write_ours(args, runner, runs)
     return 0
 
 
@@ -176,8 +177,7 @@ def mlp_rows(torch_mlps, ours_runs):
             harness.cell(harness.ratio(pytorch, auto), ".3f"),
             harness.validation_cell(ours),
             "met" if not misses else "; ".join(misses)])
-        notes += [f"{mlp} {label}: {result['error']}"
-                  for label, result in ours.items() if "error" in result]
+        notes += harness.error_notes(mlp, ours)
     return times, spreads, ratios, notes
 
 

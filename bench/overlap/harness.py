@@ -43,7 +43,9 @@ BF16_TOLERANCE = 2e-2
 FORWARDED_VARIABLES = ("LD_LIBRARY_PATH", "NCCL_NVLS_ENABLE",
                        "CUDA_DEVICE_MAX_CONNECTIONS")
 ENVIRONMENT_VARIABLES = ("CUDA_DEVICE_MAX_CONNECTIONS", "NCCL_NVLS_ENABLE",
-                         "NCCL_ALGO", "NCCL_PROTO", "TORCH_SYMM_MEM_ENABLE_NATIVE_ASYNC_TP")
+                         "NCCL_ALGO", "NCCL_PROTO",
+                         "TORCH_SYMM_MEM_DISABLE_MULTICAST",
+                         "TORCH_SYMM_MEM_ENABLE_NATIVE_ASYNC_TP")
 
 
 def stats(times_ms):
@@ -205,6 +207,7 @@ class FuserExec:
         if check:
             command.append("--check")
         result = {"command": shlex.join(command)}
+        started = time.monotonic()
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True)
@@ -220,6 +223,7 @@ class FuserExec:
                 text, _ = process.communicate()
             result["error"] = f"timed out after {self.timeout} s"
         result["lines"] = text.strip().splitlines()
+        result["wall_s"] = round(time.monotonic() - started, 1)
         timing = TIMING.search(text)
         if "error" not in result and (process.returncode != 0 or not timing):
             result["error"] = f"exit {process.returncode}"
@@ -309,23 +313,52 @@ def build_log_reason(library):
     return "not built: " + " / ".join(lines[:3])
 
 
-def run_library(runner, artifacts, folder, function, *validation):
+class TimeBudget:
+    """Seconds our runs may take in all. A fuser-exec run costs seconds
+    beyond the program (start-up, NCCL, making the inputs; about 20 s at
+    the largest shapes): a run is skipped when the one before it of the
+    same size would no longer fit, so that the benchmark ends in time
+    however slow its runs turn out."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.started = time.monotonic()
+        self.last_run = {}
+
+    def allows(self, size):
+        elapsed = time.monotonic() - self.started
+        return elapsed + self.last_run.get(size, 0) <= self.seconds
+
+    def record(self, size, result):
+        self.last_run[size] = result.get("wall_s", 0)
+
+
+def run_library(runner, budget, size, artifacts, folder, function,
+                *validation):
     """Times artifacts/folder/function.so with `runner.run_validated(...,
-    *validation)`, or says why the library is not there; prints the last
+    *validation)` where `budget` allows a run of `size` (a key for runs
+    that take about as long), or says why it did not run; prints the last
     lines fuser-exec printed."""
     library = os.path.join(artifacts, folder, function + ".so")
     print(f"== {folder} {function}", flush=True)
-    if os.path.exists(library):
-        result = runner.run_validated(library, function, *validation)
-    else:
+    if not os.path.exists(library):
         result = {"error": build_log_reason(library)}
+    elif not budget.allows(size):
+        result = {"error": f"skipped: our runs' time budget of "
+                           f"{budget.seconds} s was spent"}
+    else:
+        result = runner.run_validated(library, function, *validation)
+        budget.record(size, result)
     for line in result.get("lines", [])[-3:]:
         print(f"    {line}", flush=True)
+    if "wall_s" in result:
+        print(f"    ({result['wall_s']} s)", flush=True)
     return result
 
 
 def write_ours(args, runner, runs):
-    """ours.json: every run's result and what they ran with."""
+    """ours.json: every run's result so far and what they ran with (after
+    each run, so that a run cut short still reports the others)."""
     write_json(os.path.join(args.work, "ours.json"), {
         "fuser_exec": args.fuser_exec,
         "runtime_nccl": runtime_nccl(args.fuser_exec),
@@ -375,6 +408,9 @@ def step_parser(description, port):
                       help="what starts fuser-exec on the 2 ranks")
     ours.add_argument("--timeout", type=int, default=300,
                       help="seconds one fuser-exec run may take")
+    ours.add_argument("--budget", type=int, default=400,
+                      help="seconds all our runs may take; the runs that "
+                           "would not fit are reported as skipped")
     report = steps.add_parser("report", help="the tables")
     report.add_argument("work")
     report.add_argument("table", help="markdown file to write")
@@ -463,6 +499,20 @@ def allocating(runs):
     """Labels of the runs whose timed executions asked the device for memory."""
     return sorted(label for label, result in runs.items()
                   if result.get("allocations_per_execution", 0) > 0)
+
+
+def error_notes(prefix, results):
+    """Notes on the results (name -> result) that have no time: one for all
+    the runs the time budget skipped, one per other error."""
+    skipped = [name for name, result in results.items()
+               if result.get("error", "").startswith("skipped")]
+    notes = [f"{prefix} {name}: {result['error']}"
+             for name, result in results.items()
+             if "error" in result and name not in skipped]
+    if skipped:
+        notes.append(f"{prefix}: skipped, the time budget of our runs being "
+                     f"spent: {', '.join(skipped)}")
+    return notes
 
 
 def cell(value, format_spec="", missing="n/a"):

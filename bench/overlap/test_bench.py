@@ -142,6 +142,32 @@ class FuserExecLines(unittest.TestCase):
         self.assertNotIn("validation", second)
 
 
+class Budget(unittest.TestCase):
+    def test_a_run_is_skipped_when_its_size_no_longer_fits(self):
+        budget = harness.TimeBudget(100)
+        self.assertTrue(budget.allows("large"))
+        budget.record("large", {"wall_s": 150.0})
+        self.assertFalse(budget.allows("large"))
+        self.assertTrue(budget.allows("small"))
+
+    def test_skipped_runs_say_so(self):
+        with tempfile.TemporaryDirectory() as artifacts:
+            os.makedirs(os.path.join(artifacts, "auto"))
+            open(os.path.join(artifacts, "auto", "p.so"), "w").close()
+            budget = harness.TimeBudget(0)
+            result = harness.run_library(None, budget, "large", artifacts,
+                                         "auto", "p")
+            self.assertEqual(result["error"],
+                             "skipped: our runs' time budget of 0 s was spent")
+            missing = harness.run_library(None, budget, "large", artifacts,
+                                          "none", "p")
+            self.assertTrue(missing["error"].startswith("not built (no log"))
+
+    def test_every_label_has_its_turn(self):
+        self.assertEqual(sorted(bench_overlap.RUN_ORDER), sorted(programs.labels()))
+        self.assertEqual(bench_overlap.RUN_ORDER[:2], ("auto", "none"))
+
+
 def timed(milliseconds, **extra):
     return dict({"median_ms": milliseconds, "min_ms": milliseconds,
                  "max_ms": milliseconds, "iterations": 20}, **extra)
