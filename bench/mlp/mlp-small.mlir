@@ -10,29 +10,29 @@
 #rows_s4 = #fuser.sharding<#mesh, [[0], []], stream = {0 : 4}>
 
 func.func @tp_mlp_s1(%x: tensor<64x32xbf16, #replicated>, %w1: tensor<128x32xbf16, #rows>, %w2: tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #replicated_s1> {
-  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #replicated>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16, #cols> -> tensor<64x128xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16, #cols>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #replicated_s1>
+  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #replicated>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16> -> tensor<64x128xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #replicated_s1>
   return %y : tensor<64x32xbf16, #replicated_s1>
 }
 
 func.func @tp_mlp_s4(%x: tensor<64x32xbf16, #replicated>, %w1: tensor<128x32xbf16, #rows>, %w2: tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #replicated_s4> {
-  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #replicated>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16, #cols> -> tensor<64x128xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16, #cols>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #replicated_s4>
+  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #replicated>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16> -> tensor<64x128xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #replicated_s4>
   return %y : tensor<64x32xbf16, #replicated_s4>
 }
 
 func.func @sp_mlp_s1(%x: tensor<64x32xbf16, #rows_s1>, %w1: tensor<128x32xbf16, #rows>, %w2: tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #rows_s1> {
-  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #rows_s1>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16, #cols> -> tensor<64x128xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16, #cols>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #rows_s1>
+  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #rows_s1>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16> -> tensor<64x128xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #rows_s1>
   return %y : tensor<64x32xbf16, #rows_s1>
 }
 
 func.func @sp_mlp_s4(%x: tensor<64x32xbf16, #rows_s4>, %w1: tensor<128x32xbf16, #rows>, %w2: tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #rows_s4> {
-  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #rows_s4>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16, #cols> -> tensor<64x128xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16, #cols>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #rows_s4>
+  %h = fuser.linear %x, %w1 : (tensor<64x32xbf16, #rows_s4>, tensor<128x32xbf16, #rows>) -> tensor<64x128xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<64x128xbf16> -> tensor<64x128xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<64x128xbf16>, tensor<32x128xbf16, #cols>) -> tensor<64x32xbf16, #rows_s4>
   return %y : tensor<64x32xbf16, #rows_s4>
 }

@@ -9,8 +9,10 @@
 //   sp_mlp_sS  sequence parallel: x and the output split by tokens and
 //              stream-split into S chunks (allgather before the first
 //              linear, reduce_scatter after the second, each overlapped).
-// S = 1 is what a ring runs (one chunk per peer). mlp-small.mlir holds the
-// same programs at shapes the CPU checks.
+// S = 1 is what a ring runs (one chunk per peer). The hidden activations
+// state no sharding: propagation gives them the weights' split and the
+// stream split, which the GEMM+allreduce pipeline needs on the partial
+// result. mlp-small.mlir holds the same programs at shapes the CPU checks.
 #mesh = #fuser.mesh<[2]>
 #replicated = #fuser.sharding<#mesh, [[], []]>
 #rows = #fuser.sharding<#mesh, [[0], []]>
@@ -21,29 +23,29 @@
 #rows_s4 = #fuser.sharding<#mesh, [[0], []], stream = {0 : 4}>
 
 func.func @tp_mlp_s1(%x: tensor<8192x8192xbf16, #replicated>, %w1: tensor<32768x8192xbf16, #rows>, %w2: tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #replicated_s1> {
-  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #replicated>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16, #cols> -> tensor<8192x32768xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16, #cols>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #replicated_s1>
+  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #replicated>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16> -> tensor<8192x32768xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #replicated_s1>
   return %y : tensor<8192x8192xbf16, #replicated_s1>
 }
 
 func.func @tp_mlp_s4(%x: tensor<8192x8192xbf16, #replicated>, %w1: tensor<32768x8192xbf16, #rows>, %w2: tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #replicated_s4> {
-  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #replicated>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16, #cols> -> tensor<8192x32768xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16, #cols>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #replicated_s4>
+  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #replicated>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16> -> tensor<8192x32768xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #replicated_s4>
   return %y : tensor<8192x8192xbf16, #replicated_s4>
 }
 
 func.func @sp_mlp_s1(%x: tensor<8192x8192xbf16, #rows_s1>, %w1: tensor<32768x8192xbf16, #rows>, %w2: tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #rows_s1> {
-  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #rows_s1>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16, #cols> -> tensor<8192x32768xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16, #cols>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #rows_s1>
+  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #rows_s1>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16> -> tensor<8192x32768xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #rows_s1>
   return %y : tensor<8192x8192xbf16, #rows_s1>
 }
 
 func.func @sp_mlp_s4(%x: tensor<8192x8192xbf16, #rows_s4>, %w1: tensor<32768x8192xbf16, #rows>, %w2: tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #rows_s4> {
-  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #rows_s4>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16, #cols>
-  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16, #cols> -> tensor<8192x32768xbf16, #cols>
-  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16, #cols>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #rows_s4>
+  %h = fuser.linear %x, %w1 : (tensor<8192x8192xbf16, #rows_s4>, tensor<32768x8192xbf16, #rows>) -> tensor<8192x32768xbf16>
+  %a = fuser.gelu %h approximation = tanh : tensor<8192x32768xbf16> -> tensor<8192x32768xbf16>
+  %y = fuser.linear %a, %w2 : (tensor<8192x32768xbf16>, tensor<8192x32768xbf16, #cols>) -> tensor<8192x8192xbf16, #rows_s4>
   return %y : tensor<8192x8192xbf16, #rows_s4>
 }
