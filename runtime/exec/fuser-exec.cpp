@@ -613,15 +613,17 @@ int main(int argc, char **argv) {
       if (static_cast<size_t>(inputIndex) >= files.size())
         exitWith("--inputs names " + std::to_string(files.size()) +
                  " files but " + program.name + " has more inputs");
-      if (tensor.code != FUSER_F32)
-        exitWith("--inputs reads f32 .npy files; input " +
-                 std::to_string(inputIndex) + " of " + program.name + " is " +
-                 tensor.dtype);
       std::vector<float> data(values.size());
       std::string error;
       if (!fuser::readNpy(files[inputIndex], tensor.shape, data, error))
         exitWith(error);
-      std::memcpy(values.bytes.data(), data.data(), values.bytes.size());
+      // f32 files feed every element type (bf16 and f16 values are exact in
+      // f32), converted as the values are stored.
+      if (tensor.code == FUSER_F32)
+        std::memcpy(values.bytes.data(), data.data(), values.bytes.size());
+      else
+        for (int64_t i = 0; i < values.size(); ++i)
+          values.set(i, data[i]);
     } else {
       std::mt19937_64 generator(options.seed * 1000003 + inputIndex);
       std::uniform_real_distribution<double> uniform(-1.0, 1.0);
