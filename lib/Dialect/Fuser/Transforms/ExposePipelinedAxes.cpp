@@ -115,11 +115,12 @@ static bool isPlain(const Pipeline &pipeline, Value split) {
 /// AG+GEMM: every user of the gathered value reads it as its rows.
 static std::optional<Pipeline> matchAllgather(AllgatherOp gather) {
   ShardingAttr input = getSharding(gather.getInput());
-  std::optional<int64_t> dim = input.getDimSplitBy(gather.getAxis());
-  if (!dim || input.getDimAxes(*dim) != ArrayRef<int64_t>{gather.getAxis()})
+  auto axis = static_cast<int64_t>(gather.getAxis());
+  std::optional<int64_t> dim = input.getDimSplitBy(axis);
+  if (!dim || input.getDimAxes(*dim) != ArrayRef<int64_t>{axis})
     return std::nullopt;
-  Pipeline pipeline{Kind::AllgatherGemm, gather, {}, *dim, gather.getAxis(),
-                    input.getMesh().getAxisSize(gather.getAxis()), 0, true};
+  Pipeline pipeline{Kind::AllgatherGemm, gather, {}, *dim, axis,
+                    input.getMesh().getAxisSize(axis), 0, true};
   for (OpOperand &use : gather.getResult().getUses()) {
     if (use.getOperandNumber() != 0 || !isRowCall(use.getOwner(), *dim))
       return std::nullopt;
@@ -158,15 +159,15 @@ static Operation *getOnlyProducerCall(Operation *communication, int64_t dim) {
 /// GEMM+RS: the partial result of a library call, scattered along its rows.
 static std::optional<Pipeline> matchReduceScatter(ReduceScatterOp scatter) {
   ShardingAttr result = getSharding(scatter.getResult());
-  std::optional<int64_t> dim = result.getDimSplitBy(scatter.getAxis());
-  if (!dim || result.getDimAxes(*dim) != ArrayRef<int64_t>{scatter.getAxis()})
+  auto axis = static_cast<int64_t>(scatter.getAxis());
+  std::optional<int64_t> dim = result.getDimSplitBy(axis);
+  if (!dim || result.getDimAxes(*dim) != ArrayRef<int64_t>{axis})
     return std::nullopt;
   Operation *call = getOnlyProducerCall(scatter, *dim);
   if (!call)
     return std::nullopt;
-  Pipeline pipeline{Kind::GemmReduceScatter, scatter, {call}, *dim,
-                    scatter.getAxis(),
-                    result.getMesh().getAxisSize(scatter.getAxis()), 0, true};
+  Pipeline pipeline{Kind::GemmReduceScatter, scatter, {call}, *dim, axis,
+                    result.getMesh().getAxisSize(axis), 0, true};
   if (!isPlain(pipeline, scatter.getResult()))
     return std::nullopt;
   pipeline.requestedChunks = getStreamChunksOn(scatter.getResult(), *dim);
@@ -190,10 +191,9 @@ static std::optional<Pipeline> matchAllreduce(AllreduceOp reduce) {
   if (!call || getStreamChunksOn(reduce.getResult(), *dim) != chunks)
     return std::nullopt;
   ShardingAttr input = getSharding(reduce.getInput());
-  Pipeline pipeline{Kind::GemmAllreduce, reduce, {call}, *dim,
-                    reduce.getAxis(),
-                    input.getMesh().getAxisSize(reduce.getAxis()), chunks,
-                    false};
+  auto axis = static_cast<int64_t>(reduce.getAxis());
+  Pipeline pipeline{Kind::GemmAllreduce, reduce, {call}, *dim, axis,
+                    input.getMesh().getAxisSize(axis), chunks, false};
   if (!isPlain(pipeline, Value()))
     return std::nullopt;
   return pipeline;
