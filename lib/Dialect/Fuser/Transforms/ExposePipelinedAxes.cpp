@@ -80,9 +80,7 @@ struct Pipeline {
     SmallVector<int64_t> result = getLocalShape(call->getResult(0));
     SmallVector<int64_t> input = getLocalShape(call->getOperand(0));
     int64_t n = result.back(), k = input.back();
-    int64_t rows = 1;
-    for (int64_t size : ArrayRef<int64_t>(result).drop_back())
-      rows *= size;
+    int64_t rows = ShapedType::getNumElements(ArrayRef(result).drop_back());
     auto type = cast<RankedTensorType>(call->getResult(0).getType());
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
     int64_t rowBytes = (kind == Kind::AllgatherGemm ? k : n) * elementBytes;
@@ -304,6 +302,16 @@ static Value exposeReduceScatter(OpBuilder &builder, Operation *call,
   return reshapeTo(builder, scatter.getLoc(), scattered, scatter.getType());
 }
 
+static void exposeReduceScatter(const Pipeline &pipeline, const Plan &plan) {
+  auto scatter = cast<ReduceScatterOp>(pipeline.communication);
+  Operation *call = pipeline.calls.front();
+  OpBuilder builder(scatter);
+  scatter.getResult().replaceAllUsesWith(exposeReduceScatter(
+      builder, call, scatter, pipeline.dim, pipeline.teamSize, plan));
+  scatter.erase();
+  call->erase();
+}
+
 /// Collective or none: the call and the allreduce in the plan's chunks.
 /// Ring: a ring GEMM+RS over the same axis, then an allgather.
 static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
@@ -410,17 +418,9 @@ struct ExposePipelinedAxesPass
       case Kind::AllgatherGemm:
         exposeAllgather(pipeline, plan);
         break;
-      case Kind::GemmReduceScatter: {
-        auto scatter = cast<ReduceScatterOp>(pipeline.communication);
-        OpBuilder builder(scatter);
-        Operation *call = pipeline.calls.front();
-        scatter.getResult().replaceAllUsesWith(
-            exposeReduceScatter(builder, call, scatter, pipeline.dim,
-                                pipeline.teamSize, plan));
-        scatter.erase();
-        call->erase();
+      case Kind::GemmReduceScatter:
+        exposeReduceScatter(pipeline, plan);
         break;
-      }
       case Kind::GemmAllreduce:
         exposeAllreduce(pipeline, plan);
         break;

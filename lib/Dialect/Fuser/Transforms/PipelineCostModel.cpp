@@ -28,25 +28,32 @@ PipelineCalibration PipelineCalibration::h200() {
   return machine;
 }
 
+/// Replaces each of `fields` that `object` states (a number, or an error
+/// naming `where` and the key).
+static llvm::Error
+readNumbers(const llvm::json::Object &object, llvm::StringRef where,
+            std::initializer_list<std::pair<llvm::StringRef, double *>> fields) {
+  for (auto [key, value] : fields) {
+    const llvm::json::Value *field = object.get(key);
+    if (!field)
+      continue;
+    std::optional<double> number = field->getAsNumber();
+    if (!number)
+      return llvm::createStringError("'" + where + key + "' must be a number");
+    *value = *number;
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error readLink(const llvm::json::Object &object,
                             llvm::StringRef name, LinkCalibration &link) {
   const llvm::json::Object *fields = object.getObject(name);
   if (!fields)
     return llvm::Error::success();
-  for (auto [key, value] :
-       {std::pair<llvm::StringRef, double *>{"bytes_per_second",
-                                             &link.bytesPerSecond},
-        {"latency_s", &link.latency},
-        {"interference", &link.interference}}) {
-    if (const llvm::json::Value *field = fields->get(key)) {
-      std::optional<double> number = field->getAsNumber();
-      if (!number)
-        return llvm::createStringError("'" + name + "." + key +
-                                       "' must be a number");
-      *value = *number;
-    }
-  }
-  return llvm::Error::success();
+  return readNumbers(*fields, (name + ".").str(),
+                     {{"bytes_per_second", &link.bytesPerSecond},
+                      {"latency_s", &link.latency},
+                      {"interference", &link.interference}});
 }
 
 llvm::Expected<PipelineCalibration>
@@ -86,17 +93,11 @@ PipelineCalibration::load(llvm::StringRef path) {
       return a.minDim > b.minDim;
     });
   }
-  for (auto [key, value] :
-       {std::pair<llvm::StringRef, double *>{"gemm_call_overhead_s",
-                                             &machine.gemmCallOverhead},
-        {"memory_bytes_per_second", &machine.memoryBytesPerSecond}}) {
-    if (const llvm::json::Value *field = object->get(key)) {
-      std::optional<double> number = field->getAsNumber();
-      if (!number)
-        return llvm::createStringError("'" + key + "' must be a number");
-      *value = *number;
-    }
-  }
+  if (llvm::Error error = readNumbers(
+          *object, "",
+          {{"gemm_call_overhead_s", &machine.gemmCallOverhead},
+           {"memory_bytes_per_second", &machine.memoryBytesPerSecond}}))
+    return std::move(error);
   if (llvm::Error error = readLink(*object, "nccl", machine.nccl))
     return std::move(error);
   if (llvm::Error error = readLink(*object, "copy_engine", machine.copyEngine))

@@ -56,15 +56,8 @@ static std::optional<int64_t> localBytes(Value value,
     shape = sharding.getLocalShape(type.getShape());
   if (llvm::any_of(shape, ShapedType::isDynamic))
     return std::nullopt;
-  int64_t elements = 1;
-  for (int64_t size : shape)
-    elements *= size;
-  return elements *
+  return ShapedType::getNumElements(shape) *
          static_cast<int64_t>(layout.getTypeSize(type.getElementType()));
-}
-
-static int64_t divideCeil(int64_t numerator, int64_t denominator) {
-  return (numerator + denominator - 1) / denominator;
 }
 
 /// The mesh axis `op` acts on and the size of its team: the axis of the
@@ -101,9 +94,9 @@ static LogicalResult countBytes(Volume &volume, int64_t input,
       // its contributions to the n-1 other blocks.
       .Case([&](ReduceScatterOp) { both((n - 1) * result); })
       // A reduce_scatter followed by an allgather of the reduced blocks.
-      .Case([&](AllreduceOp) { both(divideCeil(2 * (n - 1) * input, n)); })
+      .Case([&](AllreduceOp) { both(llvm::divideCeilSigned(2 * (n - 1) * input, n)); })
       // A rank keeps one n-th of its piece and exchanges the rest.
-      .Case([&](AllToAllOp) { both(divideCeil((n - 1) * input, n)); })
+      .Case([&](AllToAllOp) { both(llvm::divideCeilSigned((n - 1) * input, n)); })
       .Case([&](AllSliceOp) { both(0); })
       .Case([&](SendRecvOp) { both(input); })
       .Case([&](CollectivePermuteOp permute) {
