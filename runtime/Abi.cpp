@@ -368,7 +368,7 @@ FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {
 }
 
 FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
-                         const FuserBuffer *out) {
+                         const FuserBuffer *out, int32_t accumulate) {
   int64_t rank = lhs->rank;
   if (!sameDType("matmul", {lhs, rhs, out}))
     return FUSER_FAILED;
@@ -385,11 +385,12 @@ FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
       out->sizes[rank - 1] != rhs->sizes[rhsRank - 1])
     return fail("matmul: shapes " + describe(*lhs) + " x " + describe(*rhs) +
                 " -> " + describe(*out) + " do not fit");
-  return getBackend().matmul(*lhs, *rhs, *out);
+  return getBackend().matmul(*lhs, *rhs, *out, accumulate != 0);
 }
 
 FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
-                         const FuserBuffer *bias, const FuserBuffer *out) {
+                         const FuserBuffer *bias, const FuserBuffer *out,
+                         int32_t accumulate) {
   if (!sameDType("linear", {input, weight, bias, out}))
     return FUSER_FAILED;
   int64_t rank = input->rank;
@@ -411,7 +412,7 @@ FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
                 describe(*weight) +
                 (bias ? ", bias " + describe(*bias) : std::string()) +
                 " -> " + describe(*out) + " do not fit");
-  return getBackend().linear(*input, *weight, bias, *out);
+  return getBackend().linear(*input, *weight, bias, *out, accumulate != 0);
 }
 
 FuserStatus fuser_reduce_blocks(const FuserBuffer *input,

@@ -48,6 +48,8 @@ struct MatmulProblem {
   /// bias[j] at bias + j * biasStride elements, or null.
   const char *bias = nullptr;
   int64_t biasStride = 0;
+  /// out += the product (and bias) instead of out = it.
+  bool accumulate = false;
 
   /// Whether there is nothing to compute (a size is 0).
   bool isEmpty() const {
@@ -135,8 +137,9 @@ inline char *getStart(const FuserBuffer &buffer) {
 /// fuser_matmul's arguments (shapes checked by the caller).
 inline MatmulProblem describeMatmul(const FuserBuffer &lhs,
                                     const FuserBuffer &rhs,
-                                    const FuserBuffer &out) {
+                                    const FuserBuffer &out, bool accumulate) {
   MatmulProblem problem;
+  problem.accumulate = accumulate;
   int64_t rank = lhs.rank;
   problem.dtype = lhs.dtype;
   problem.m = lhs.sizes[rank - 2];
@@ -168,8 +171,9 @@ inline MatmulProblem describeMatmul(const FuserBuffer &lhs,
 inline MatmulProblem describeLinear(const FuserBuffer &input,
                                     const FuserBuffer &weight,
                                     const FuserBuffer *bias,
-                                    const FuserBuffer &out) {
+                                    const FuserBuffer &out, bool accumulate) {
   MatmulProblem problem;
+  problem.accumulate = accumulate;
   int64_t rank = input.rank;
   bool vector = weight.rank == 1;
   problem.dtype = input.dtype;

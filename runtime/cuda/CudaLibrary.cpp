@@ -8,8 +8,9 @@
 // That puts the linear's per-column bias on the rows of D, where the
 // BIAS epilogue adds it. An out whose columns are contiguous, or that is a
 // single column, is D itself (D = A B); a bias is then written to out
-// first and the product added to it (beta = 1). Batch dims that collapse
-// to one strided dim become one strided-batched call; any others are
+// first and the product added to it (beta = 1). A product that
+// accumulates into out is added to it (beta = 1) the same way. Batch dims that
+// collapse to one strided dim become one strided-batched call; any others are
 // looped over, one call each.
 //
 //===----------------------------------------------------------------------===//
@@ -322,8 +323,9 @@ FuserStatus failLayout(const char *op, const MatmulOperand &operand) {
               "1, the other a stride of at least the first's size)");
 }
 
-/// out[..., i, j] = bias[j], or 0 without a bias: a product over k = 0,
-/// or the start of one that adds to it.
+/// out[..., i, j] = bias[j], or 0 without a bias (added to out when the
+/// problem accumulates): a product over k = 0, or the start of one that
+/// adds to it.
 FuserStatus fillWithBias(const MatmulProblem &problem, const char *op,
                          cudaStream_t stream) {
   KernelView view;
@@ -340,7 +342,8 @@ FuserStatus fillWithBias(const MatmulProblem &problem, const char *op,
   view.sizes[view.rank] = problem.n;
   view.strides[view.rank++] = out.colStride;
   return checkCuda(launchFillProduct(out.data, view, problem.bias,
-                                     problem.biasStride, problem.dtype, stream),
+                                     problem.biasStride, problem.accumulate,
+                                     problem.dtype, stream),
                    op, "a kernel launch");
 }
 
@@ -406,7 +409,9 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
   key.ldb = layoutB.ld;
   key.ldd = d.ld;
   key.bias = epilogue;
-  key.accumulate = prefill;
+  // out holds what the product is added to: the bias written first, or
+  // the caller's values.
+  key.accumulate = prefill || problem.accumulate;
 
   // The innermost batch dim is cuBLASLt's strided batch, unless an operand
   // stays put along it; the others are looped over.
@@ -467,15 +472,16 @@ bool getKernelView(const FuserBuffer &buffer, KernelView &view) {
 } // namespace
 
 FuserStatus CudaBackend::matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
-                                const FuserBuffer &out) {
-  return runProblem(describeMatmul(lhs, rhs, out), "hostir.matmul");
+                                const FuserBuffer &out, bool accumulate) {
+  return runProblem(describeMatmul(lhs, rhs, out, accumulate), "hostir.matmul");
 }
 
 FuserStatus CudaBackend::linear(const FuserBuffer &input,
                                 const FuserBuffer &weight,
-                                const FuserBuffer *bias,
-                                const FuserBuffer &out) {
-  return runProblem(describeLinear(input, weight, bias, out), "hostir.linear");
+                                const FuserBuffer *bias, const FuserBuffer &out,
+                                bool accumulate) {
+  return runProblem(describeLinear(input, weight, bias, out, accumulate),
+                    "hostir.linear");
 }
 
 FuserStatus CudaBackend::reduceBlocks(const FuserBuffer &input,

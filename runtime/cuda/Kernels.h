@@ -42,10 +42,12 @@ cudaError_t launchReduceBlocksStrided(const void *input,
                                       cudaStream_t stream);
 
 /// Every element of `view` (its last dim of size n) = bias[j * biasStride]
-/// for its last index j, or 0 without a bias: a product over k = 0.
+/// for its last index j, or 0 without a bias: a product over k = 0; with
+/// `accumulate`, that added to the element.
 cudaError_t launchFillProduct(void *out, const KernelView &view,
                               const void *bias, int64_t biasStride,
-                              FuserDType dtype, cudaStream_t stream);
+                              bool accumulate, FuserDType dtype,
+                              cudaStream_t stream);
 
 } // namespace fuser::runtime::cuda
 

@@ -167,13 +167,19 @@ __global__ void reduceBlocksStridedKernel(const T *__restrict__ input,
 template <typename T>
 __global__ void fillProductKernel(T *__restrict__ out, KernelView view,
                                   const T *__restrict__ bias,
-                                  int64_t biasStride, int64_t elements) {
+                                  int64_t biasStride, bool accumulate,
+                                  int64_t elements) {
   int64_t n = view.sizes[view.rank - 1];
   for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-       e < elements; e += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    out[offsetOf(view, e)] =
-        bias ? bias[(e % n) * biasStride]
-             : Element<T>::store(typename Element<T>::Acc(0));
+       e < elements; e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    T &target = out[offsetOf(view, e)];
+    typename Element<T>::Acc value(0);
+    if (accumulate)
+      value += Element<T>::load(target);
+    if (bias)
+      value += Element<T>::load(bias[(e % n) * biasStride]);
+    target = Element<T>::store(value);
+  }
 }
 
 int getGridSize(int64_t work) {
@@ -214,7 +220,7 @@ cudaError_t reduceStrided(const void *input, const KernelView &inputView,
 
 template <typename T>
 cudaError_t fill(void *out, const KernelView &view, const void *bias,
-                 int64_t biasStride, cudaStream_t stream) {
+                 int64_t biasStride, bool accumulate, cudaStream_t stream) {
   int64_t elements = 1;
   for (int dim = 0; dim < view.rank; ++dim)
     elements *= view.sizes[dim];
@@ -222,7 +228,7 @@ cudaError_t fill(void *out, const KernelView &view, const void *bias,
     return cudaSuccess;
   fillProductKernel<T><<<getGridSize(elements), kThreads, 0, stream>>>(
       static_cast<T *>(out), view, static_cast<const T *>(bias), biasStride,
-      elements);
+      accumulate, elements);
   return cudaGetLastError();
 }
 
@@ -274,8 +280,9 @@ cudaError_t fuser::runtime::cuda::launchReduceBlocksStrided(
 
 cudaError_t fuser::runtime::cuda::launchFillProduct(
     void *out, const KernelView &view, const void *bias, int64_t biasStride,
-    FuserDType dtype, cudaStream_t stream) {
+    bool accumulate, FuserDType dtype, cudaStream_t stream) {
   return dispatch(dtype, [&](auto type) {
-    return fill<decltype(type)>(out, view, bias, biasStride, stream);
+    return fill<decltype(type)>(out, view, bias, biasStride, accumulate,
+                                stream);
   });
 }

@@ -29,9 +29,10 @@ public:
                    const FuserBuffer &target) override;
 
   FuserStatus matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
-                     const FuserBuffer &out) override;
+                     const FuserBuffer &out, bool accumulate) override;
   FuserStatus linear(const FuserBuffer &input, const FuserBuffer &weight,
-                     const FuserBuffer *bias, const FuserBuffer &out) override;
+                     const FuserBuffer *bias, const FuserBuffer &out,
+                     bool accumulate) override;
   FuserStatus reduceBlocks(const FuserBuffer &input, const FuserBuffer &out,
                            FuserReduction kind) override;
 

@@ -213,10 +213,20 @@ public:
     packedA.resize(paddedRows * std::min(kKc, std::max<int64_t>(k, 1)));
     block.resize(paddedRows * blockColumns);
     const char *aRows = entry.a + i0 * aRowStride * size;
+    int64_t outRowStride = m == 1 ? 0 : out.rowStride,
+            outColStride = n == 1 ? 0 : out.colStride;
+    auto outRow = [&](int64_t i, int64_t jc) {
+      return entry.out + ((i0 + i) * outRowStride + jc * outColStride) * size;
+    };
     for (int64_t jc = 0; jc < n; jc += kNc) {
       int64_t columns = std::min(kNc, n - jc);
       int64_t blockStrips = (columns + kNr - 1) / kNr;
       std::fill(block.begin(), block.end(), T(0));
+      // The product is added to what out holds.
+      if (problem.accumulate)
+        for (int64_t i = 0; i < rows; ++i)
+          convert(block.data() + i * blockColumns, 1, outRow(i, jc),
+                  outColStride, columns, dtype);
       for (int64_t pc = 0; pc < k; pc += kKc) {
         int64_t depth = std::min(kKc, k - pc);
         packA(aRows + pc * aColStride * size, aRowStride, aColStride, rows,
@@ -229,13 +239,10 @@ public:
                         blockColumns);
         }
       }
-      int64_t outRowStride = m == 1 ? 0 : out.rowStride,
-              outColStride = n == 1 ? 0 : out.colStride;
       for (int64_t i = 0; i < rows; ++i)
-        storeValues(entry.out + ((i0 + i) * outRowStride + jc * outColStride) *
-                                    size,
-                    outColStride, block.data() + i * blockColumns,
-                    bias ? bias + jc : nullptr, columns, dtype);
+        storeValues(outRow(i, jc), outColStride,
+                    block.data() + i * blockColumns, bias ? bias + jc : nullptr,
+                    columns, dtype);
     }
   }
 
@@ -460,15 +467,16 @@ int64_t loadInteger(const char *address, FuserDType dtype) {
 using fuser::runtime::host::HostBackend;
 
 FuserStatus HostBackend::matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
-                                const FuserBuffer &out) {
-  return runProblem(describeMatmul(lhs, rhs, out), "hostir.matmul");
+                                const FuserBuffer &out, bool accumulate) {
+  return runProblem(describeMatmul(lhs, rhs, out, accumulate), "hostir.matmul");
 }
 
 FuserStatus HostBackend::linear(const FuserBuffer &input,
                                 const FuserBuffer &weight,
-                                const FuserBuffer *bias,
-                                const FuserBuffer &out) {
-  return runProblem(describeLinear(input, weight, bias, out), "hostir.linear");
+                                const FuserBuffer *bias, const FuserBuffer &out,
+                                bool accumulate) {
+  return runProblem(describeLinear(input, weight, bias, out, accumulate),
+                    "hostir.linear");
 }
 
 FuserStatus HostBackend::reduceBlocks(const FuserBuffer &input,

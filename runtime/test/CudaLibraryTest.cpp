@@ -85,17 +85,19 @@ void expectBackendsAgree(const std::vector<HostTensor *> &tensors, size_t out,
   EXPECT_EQ(mismatches, 0) << "of " << host.size() << " elements";
 }
 
-Call matmulCall() {
-  return [](const Views &views) {
-    return fuser_matmul(views[0], views[1], views[2]);
+/// With `accumulate`, the product is added to out.
+Call matmulCall(bool accumulate = false) {
+  return [accumulate](const Views &views) {
+    return fuser_matmul(views[0], views[1], views[2], accumulate);
   };
 }
 
 /// views: input, weight, out[, bias].
-Call linearCall() {
-  return [](const Views &views) {
+Call linearCall(bool accumulate = false) {
+  return [accumulate](const Views &views) {
     return fuser_linear(views[0], views[1],
-                        views.size() > 3 ? views[3] : nullptr, views[2]);
+                        views.size() > 3 ? views[3] : nullptr, views[2],
+                        accumulate);
   };
 }
 
@@ -246,10 +248,42 @@ TEST_F(CudaLibrary, EmptySumsGiveTheBias) {
   expectBackendsAgree<float>({&lhs, &rhs, &product}, 2, matmulCall());
 }
 
+TEST_F(CudaLibrary, ProductsAccumulateIntoTheOutput) {
+  // out += lhs x rhs with out row-major (beta = 1 on D = out^T) and stored
+  // transposed; a linear whose bias cannot go through the epilogue (out
+  // transposed: the bias is added to out first); and k = 0 (out += bias).
+  for (bool transposedOut : {false, true}) {
+    SCOPED_TRACE(transposedOut ? "out transposed" : "out row-major");
+    std::vector<int64_t> outStrides =
+        transposedOut ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{};
+    HostTensor lhs({64, 96}, FUSER_BF16), rhs({96, 48}, FUSER_BF16),
+        out({64, 48}, FUSER_BF16, outStrides);
+    lhs.fillQuarters(20);
+    rhs.fillQuarters(21);
+    out.fillQuarters(22);
+    expectBackendsAgree<uint16_t>({&lhs, &rhs, &out}, 2, matmulCall(true));
+
+    HostTensor input({64, 96}, FUSER_BF16), weight({48, 96}, FUSER_BF16),
+        bias({48}, FUSER_BF16), sums({64, 48}, FUSER_BF16, outStrides);
+    input.fillQuarters(23);
+    weight.fillQuarters(24);
+    bias.fillQuarters(25);
+    sums.fillQuarters(26);
+    expectBackendsAgree<uint16_t>({&input, &weight, &sums, &bias}, 2,
+                                  linearCall(true));
+  }
+  HostTensor input({4, 0}, FUSER_BF16), weight({8, 0}, FUSER_BF16),
+      bias({8}, FUSER_BF16), out({4, 8}, FUSER_BF16);
+  bias.fillQuarters(27);
+  out.fillQuarters(28);
+  expectBackendsAgree<uint16_t>({&input, &weight, &out, &bias}, 0,
+                                linearCall(true));
+}
+
 TEST_F(CudaLibrary, ViewsWithoutAContiguousDimAreRejected) {
   DeviceTensor<uint16_t> lhs({32, 48}, FUSER_BF16, {96, 2}, 32 * 96);
   DeviceTensor<uint16_t> rhs({48, 16}, FUSER_BF16), out({32, 16}, FUSER_BF16);
-  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view()), FUSER_FAILED);
+  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_FAILED);
   EXPECT_EQ(std::string(fuser_last_error()).rfind(
                 "hostir.matmul: lhs bf16[32, 48] with strides [96, 2] is not "
                 "a matrix cuBLASLt can read",
@@ -267,9 +301,9 @@ TEST_F(CudaLibrary, SteadyStateProductsAllocateNothing) {
                              &product});
   Views views = mirrors.deviceViews();
   auto runAll = [&] {
-    ASSERT_EQ(fuser_linear(views[0], views[1], views[3], views[2]), FUSER_OK)
+    ASSERT_EQ(fuser_linear(views[0], views[1], views[3], views[2], 0), FUSER_OK)
         << fuser_last_error();
-    ASSERT_EQ(fuser_matmul(views[4], views[5], views[6]), FUSER_OK)
+    ASSERT_EQ(fuser_matmul(views[4], views[5], views[6], 0), FUSER_OK)
         << fuser_last_error();
   };
   runAll(); // the first products create the workspace and plans

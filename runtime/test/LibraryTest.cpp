@@ -17,7 +17,7 @@ TEST(Library, MatmulOfBatchedStridedViews) {
   auto rhs = f32({2, 3, 2}, {1, 2, 3, 4, 5, 6, 1, 1, 1, 2, 2, 2},
                  {6, 1, 3});
   auto out = f32({2, 2, 2}, std::vector<float>(8));
-  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view()), FUSER_OK)
+  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
       << fuser_last_error();
   // Batch 0: rhs = [[1, 4], [2, 5], [3, 6]].
   EXPECT_EQ(out.data[0], 1 * 1 + 2 * 2 + 3 * 3);
@@ -33,18 +33,49 @@ TEST(Library, LinearWithBiasAndVectorWeight) {
   auto weight = f32({2, 3}, {1, 0, 0, 1, 1, 1});
   auto bias = f32({2}, {10, 20});
   auto out = f32({2, 2}, std::vector<float>(4));
-  ASSERT_EQ(fuser_linear(input.view(), weight.view(), bias.view(), out.view()),
-            FUSER_OK)
+  ASSERT_EQ(
+      fuser_linear(input.view(), weight.view(), bias.view(), out.view(), 0),
+      FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(out.data, (std::vector<float>{11, 26, 14, 35}));
 
   auto vectorWeight = f32({3}, {1, 1, 1});
   auto sums = f32({2}, {0, 0});
-  ASSERT_EQ(fuser_linear(input.view(), vectorWeight.view(), nullptr,
-                         sums.view()),
-            FUSER_OK)
+  ASSERT_EQ(
+      fuser_linear(input.view(), vectorWeight.view(), nullptr, sums.view(), 0),
+      FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(sums.data, (std::vector<float>{6, 15}));
+}
+
+TEST(Library, ProductsAccumulateIntoTheOutput) {
+  auto lhs = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto rhs = f32({3, 2}, {1, 0, 0, 1, 1, 1});
+  // Row-major out, and out stored transposed.
+  auto out = f32({2, 2}, {100, 200, 300, 400});
+  auto transposed = f32({2, 2}, {100, 300, 200, 400}, {1, 2});
+  for (auto *target : {&out, &transposed})
+    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), target->view(), 1), FUSER_OK)
+        << fuser_last_error();
+  EXPECT_EQ(out.data, (std::vector<float>{104, 205, 310, 411}));
+  EXPECT_EQ(transposed.data, (std::vector<float>{104, 310, 205, 411}));
+
+  // A linear adds its product and its bias; k = 0 adds the bias alone.
+  auto weight = f32({2, 3}, {1, 0, 0, 1, 1, 1});
+  auto bias = f32({2}, {10, 20});
+  auto sums = f32({2, 2}, {1, 2, 3, 4});
+  ASSERT_EQ(
+      fuser_linear(lhs.view(), weight.view(), bias.view(), sums.view(), 1),
+      FUSER_OK)
+      << fuser_last_error();
+  EXPECT_EQ(sums.data, (std::vector<float>{12, 28, 17, 39}));
+  auto empty = f32({2, 0}, {});
+  auto emptyWeight = f32({2, 0}, {});
+  ASSERT_EQ(fuser_linear(empty.view(), emptyWeight.view(), bias.view(),
+                         sums.view(), 1),
+            FUSER_OK)
+      << fuser_last_error();
+  EXPECT_EQ(sums.data, (std::vector<float>{22, 48, 27, 59}));
 }
 
 TEST(Library, Bfloat16InputsAccumulateInFloat) {
@@ -55,7 +86,7 @@ TEST(Library, Bfloat16InputsAccumulateInFloat) {
   Tensor<uint16_t> weight({1, 9}, std::vector<uint16_t>(9, bf16Bits(1.f)),
                           FUSER_BF16);
   Tensor<uint16_t> out({1, 1}, {0}, FUSER_BF16);
-  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view()),
+  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view(), 0),
             FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(bf16Value(out.data[0]), 264.f);
@@ -68,7 +99,7 @@ TEST(Library, HalfInputsRoundTrip) {
                                    0x3c00},
                           FUSER_F16);
   Tensor<uint16_t> out({1, 2}, {0, 0}, FUSER_F16);
-  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view()),
+  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view(), 0),
             FUSER_OK)
       << fuser_last_error();
   // 1 + 0.5 + 2 = 3.5 (0x4300); -3 + 2 = -1 (0xbc00).
@@ -115,7 +146,7 @@ TEST(Library, BlockedMatmulOfStridedViews) {
                    padded ? 2 * 96 * 81 : 0);
     lhs.fillQuarters(1);
     rhs.fillQuarters(2);
-    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view()), FUSER_OK)
+    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
         << fuser_last_error();
     expectExact(out, [&](const std::vector<int64_t> &index) {
       return referenceMatmul(lhs, rhs, index);
@@ -134,7 +165,7 @@ TEST(Library, MatmulWithASharedRhs) {
       out({3, 20, 12}, FUSER_F32);
   lhs.fillQuarters(11);
   rhs.fillQuarters(12);
-  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view()), FUSER_OK)
+  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
       << fuser_last_error();
   expectExact(out, [&](const std::vector<int64_t> &index) {
     return referenceMatmul(lhs, rhs, index);
@@ -150,7 +181,7 @@ TEST(Library, DeepAndWideProducts) {
         out({5, 2100}, dtype);
     lhs.fillQuarters(3);
     rhs.fillQuarters(4);
-    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view()), FUSER_OK)
+    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
         << fuser_last_error();
     expectExact(out, [&](const std::vector<int64_t> &index) {
       return referenceMatmul(lhs, rhs, index);
@@ -174,9 +205,9 @@ TEST(Library, LinearOverBatchedRows) {
     input.fillQuarters(5);
     weight.fillQuarters(6);
     bias.fillQuarters(7);
-    ASSERT_EQ(fuser_linear(input.view(), weight.view(), bias.view(),
-                           out.view()),
-              FUSER_OK)
+    ASSERT_EQ(
+        fuser_linear(input.view(), weight.view(), bias.view(), out.view(), 0),
+        FUSER_OK)
         << fuser_last_error();
     expectExact(out, [&](const std::vector<int64_t> &index) {
       return referenceLinear(input, weight, &bias, index);
@@ -188,8 +219,9 @@ TEST(Library, LinearOverBatchedRows) {
   input.fillQuarters(8);
   weight.fillQuarters(9);
   bias.set({}, 0.5);
-  ASSERT_EQ(fuser_linear(input.view(), weight.view(), bias.view(), out.view()),
-            FUSER_OK)
+  ASSERT_EQ(
+      fuser_linear(input.view(), weight.view(), bias.view(), out.view(), 0),
+      FUSER_OK)
       << fuser_last_error();
   expectExact(out, [&](const std::vector<int64_t> &index) {
     return referenceLinear(input, weight, &bias, index);
@@ -277,7 +309,7 @@ TEST(Library, ShapeMismatchIsReported) {
   auto lhs = f32({2, 3}, std::vector<float>(6));
   auto rhs = f32({2, 2}, std::vector<float>(4));
   auto out = f32({2, 2}, std::vector<float>(4));
-  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view()), FUSER_FAILED);
+  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_FAILED);
   EXPECT_EQ(std::string(fuser_last_error()),
             "matmul: shapes f32[2, 3] x f32[2, 2] -> f32[2, 2] do not fit");
 }

@@ -314,14 +314,17 @@ int64_t fuser_element_size(FuserDType dtype);
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target);
 /* out[..., i, j] = sum_k lhs[..., i, k] * rhs[..., k, j], batch dims
  * matched, or a matrix rhs [k, j] shared by every batch entry; accumulates
- * in f32 (f64 for f64). */
+ * in f32 (f64 for f64). With `accumulate` nonzero the product is added to
+ * what out holds (out += ...), as a ring reduce-scatter adds the partial
+ * blocks it received to the rank's own. */
 FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
-                         const FuserBuffer *out);
+                         const FuserBuffer *out, int32_t accumulate);
 /* out[..., n] = sum_k input[..., k] * weight[n, k] + bias[n] (bias may be
  * null; a weight of rank 1 gives out[...] = sum_k input[..., k] * weight[k]
- * + bias). */
+ * + bias); `accumulate` as for fuser_matmul. */
 FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
-                         const FuserBuffer *bias, const FuserBuffer *out);
+                         const FuserBuffer *bias, const FuserBuffer *out,
+                         int32_t accumulate);
 /* out = the reduction over the leading dim of input [n, ...] (what a ring
  * reduce_scatter does with the partial blocks it received): out holds one
  * block's elements; both dense, one element type; sums accumulate in f32

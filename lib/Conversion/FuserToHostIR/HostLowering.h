@@ -38,7 +38,9 @@ private:
 
   LogicalResult lowerCommunication(Operation *op);
   LogicalResult emitCommunication(Operation *op, BufferFor bufferFor);
-  LogicalResult emitLibraryCall(Operation *op, BufferFor bufferFor);
+  /// With `accumulate`, the call adds its product to its output.
+  LogicalResult emitLibraryCall(Operation *op, BufferFor bufferFor,
+                                bool accumulate = false);
   LogicalResult emitAllToAll(AllToAllOp comm, Value input, Value output);
   template <typename HostOp, typename... Attributes>
   LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
@@ -82,9 +84,8 @@ private:
                   int64_t streamDim, int64_t chunks, Value shared);
   /// The team member `distance` places on from the rank (or back).
   Value ringPeer(const Ring &ring, Value distance, bool forward);
-  /// The chunk and peers of pipeline step `step`: distances 0, 1, ..., or
-  /// with `localLast` n - 1, ..., 0.
-  RingStep beginRingStep(const Ring &ring, Value step, bool localLast);
+  /// The chunk and peers of pipeline step `step`: distances 0, 1, ....
+  RingStep beginRingStep(const Ring &ring, Value step);
   /// Chunk `chunk` of block `block` of `buffer`.
   Value ringView(const Ring &ring, Value buffer, Value block, Value chunk);
   /// Sends `send` to `sendPeer` while receiving `receive` from

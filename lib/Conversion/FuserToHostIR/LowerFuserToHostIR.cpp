@@ -168,20 +168,20 @@ LogicalResult HostLowering::emitAllToAll(AllToAllOp comm, Value input,
   return success();
 }
 
-LogicalResult HostLowering::emitLibraryCall(Operation *op,
-                                            BufferFor bufferFor) {
+LogicalResult HostLowering::emitLibraryCall(Operation *op, BufferFor bufferFor,
+                                            bool accumulate) {
   Location loc = op->getLoc();
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     hostir::MatmulOp::create(builder, loc, bufferFor(matmul.getLhs()),
                              bufferFor(matmul.getRhs()),
-                             bufferFor(matmul.getResult()));
+                             bufferFor(matmul.getResult()), accumulate);
     return success();
   }
   if (auto linear = dyn_cast<LinearOp>(op)) {
     Value bias = linear.getBias() ? bufferFor(linear.getBias()) : Value();
     hostir::LinearOp::create(builder, loc, bufferFor(linear.getInput()),
                              bufferFor(linear.getWeight()), bias,
-                             bufferFor(linear.getResult()));
+                             bufferFor(linear.getResult()), accumulate);
     return success();
   }
   return op->emitError("no host library call for this op");

@@ -4,11 +4,12 @@
 // matmuls) as their rows, and of a library call whose partial result is
 // reduce-scattered. In the exposed form
 // (fuser-expose-pipelined-axes) the team's blocks lie along one dim and the
-// stream chunks along another. Step k = i*n + j handles chunk i together
-// with the team members j places away: the rank at team index r sends to
-// r + j and receives from r - j (mod n). No step waits for another, so each
-// may run on a stream of its own, and step j = 0 stays local (GEMM+RS takes
-// the distances in reverse, the local step last).
+// stream chunks along another. A step handles chunk i together with the
+// team members j places away: the rank at team index r sends to r + j and
+// receives from r - j (mod n). AG+GEMM: step k = i*n + j, no step waits
+// for another, so each may run on a stream of its own, and step j = 0 stays
+// local. GEMM+RS: one stream per chunk, the distances in reverse, the
+// local product last and added to what the peers sent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,13 +57,9 @@ Value HostLowering::ringPeer(const Ring &ring, Value distance, bool forward) {
 }
 
 HostLowering::RingStep HostLowering::beginRingStep(const Ring &ring,
-                                                   Value step,
-                                                   bool localLast) {
+                                                   Value step) {
   Value size = index(ring.loc, ring.size);
   Value distance = arith::RemUIOp::create(builder, ring.loc, step, size);
-  if (localLast)
-    distance = arith::SubIOp::create(
-        builder, ring.loc, index(ring.loc, ring.size - 1), distance);
   return {arith::DivUIOp::create(builder, ring.loc, step, size), distance,
           ringPeer(ring, distance, /*forward=*/true),
           ringPeer(ring, distance, /*forward=*/false)};
@@ -190,8 +187,7 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
-    RingStep step =
-        beginRingStep(ring, loop.getInductionVar(), /*localLast=*/false);
+    RingStep step = beginRingStep(ring, loop.getInductionVar());
     Value received = ringView(ring, gathered, step.backward, step.chunk);
     Value remote = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                          step.distance, index(loc, 0));
@@ -224,12 +220,14 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
   return success();
 }
 
-/// GEMM+RS: step (i, j) computes chunk i of the partial result for the
-/// member j places on and sends it there, receiving chunk i of the partial
-/// result for this rank from the member j places back; step j = 0 keeps
-/// its own and comes last in each chunk, so that its GEMM hides the
-/// transfer before it. After the join the library reduces the received
-/// partials.
+/// GEMM+RS: iteration i (a stream of its own) handles chunk i. For the
+/// distances j = n - 1, ..., 1 it computes chunk i of the partial result
+/// for the member j places on and receives that member's counterpart from
+/// the member j places back; the received partials go straight into the
+/// result (n = 2) or are reduced into it (n > 2); then the rank's own
+/// product is added to them in the GEMM's epilogue (`accumulate`). So no
+/// pass over memory follows the last GEMM, and with two chunks or more the
+/// GEMMs of one chunk hide the transfers of the chunk before.
 LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
                                                    ReduceScatterOp scatter,
                                                    int64_t blockDim,
@@ -240,49 +238,69 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
       allocate(loc, call->getResult(0), getSharedMemory(backend));
   buffers.map(call->getResult(0), partial);
   auto partialType = cast<MemRefType>(partial.getType());
-  Value received = allocate(loc, MemRefType::get(partialType.getShape(),
-                                                 partialType.getElementType()));
   Value result = allocate(loc, scatter.getResult());
   buffers.map(scatter.getResult(), result);
   Ring ring = createRing(scatter, scatter.getAxis(), blockDim, streamDim,
                          chunks, partial);
+  // With more than one peer, a slab per chunk takes the peers' partials
+  // (one block each, by distance) for reduce_blocks.
+  Value slabs;
+  if (ring.size > 2) {
+    auto chunkType = getChunkType(
+        getChunkType(partialType, blockDim, ring.size), streamDim, chunks);
+    SmallVector<int64_t> shape = {chunks, ring.size - 1};
+    llvm::append_range(shape, chunkType.getShape());
+    slabs = allocate(loc, MemRefType::get(shape, partialType.getElementType()));
+  }
 
-  scf::ForOp loop = createStreamParallelLoop(loc, chunks * ring.size);
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(loop.getBody()->getTerminator());
-    // The local step last: its GEMM then hides the last transfer.
-    RingStep step =
-        beginRingStep(ring, loop.getInductionVar(), /*localLast=*/true);
-    Value computed = ringView(ring, partial, step.forward, step.chunk);
-    Value input = ringView(ring, bufferOf(call->getOperand(0)), step.forward,
-                           step.chunk);
-    if (failed(emitLibraryCall(call, [&](Value value) {
+  scf::ForOp loop = createStreamParallelLoop(loc, chunks);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  Value chunk = loop.getInductionVar();
+  Value resultChunk = chunkOf(loc, result, chunk, streamDim, chunks);
+  Value slab = slabs ? slotOf(loc, slabs, chunk) : Value();
+  auto emitProduct = [&](Value block, Value out, bool accumulate) {
+    Value input = ringView(ring, bufferOf(call->getOperand(0)), block, chunk);
+    return emitLibraryCall(
+        call,
+        [&](Value value) {
           if (value == call->getOperand(0))
             return input;
-          return value == call->getResult(0) ? computed : bufferOf(value);
-        })))
-      return failure();
-    Value arrived = ringView(ring, received, step.backward, step.chunk);
-    Value local = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                        step.distance, index(loc, 0));
-    auto transfer = scf::IfOp::create(builder, loc, local,
-                                      /*withElseRegion=*/true);
+          return value == call->getResult(0) ? out : bufferOf(value);
+        },
+        accumulate);
+  };
+
+  auto steps = scf::ForOp::create(builder, loc, index(loc, 1),
+                                  index(loc, ring.size), index(loc, 1));
+  {
     OpBuilder::InsertionGuard inside(builder);
-    builder.setInsertionPoint(transfer.thenBlock()->getTerminator());
-    hostir::CopyOp::create(builder, loc, computed, arrived);
-    builder.setInsertionPoint(transfer.elseBlock()->getTerminator());
-    emitRingTransfer(ring, computed, step.forward, arrived, step.backward,
-                     [&] {
-                       Value peer = hostir::IpcPeerBufferOp::create(
-                           builder, loc, partialType, ring.handles,
-                           step.backward);
-                       return ringView(ring, peer, ring.self, step.chunk);
-                     });
+    builder.setInsertionPoint(steps.getBody()->getTerminator());
+    // Distances n - 1, ..., 1.
+    Value distance = arith::SubIOp::create(builder, loc, index(loc, ring.size),
+                                           steps.getInductionVar());
+    Value forward = ringPeer(ring, distance, /*forward=*/true);
+    Value backward = ringPeer(ring, distance, /*forward=*/false);
+    Value computed = ringView(ring, partial, forward, chunk);
+    if (failed(emitProduct(forward, computed, /*accumulate=*/false)))
+      return failure();
+    Value arrived = slab ? slotOf(loc, slab,
+                                  arith::SubIOp::create(builder, loc, distance,
+                                                        index(loc, 1)))
+                         : resultChunk;
+    emitRingTransfer(ring, computed, forward, arrived, backward, [&] {
+      Value peer = hostir::IpcPeerBufferOp::create(builder, loc, partialType,
+                                                   ring.handles, backward);
+      return ringView(ring, peer, ring.self, chunk);
+    });
   }
-  hostir::ReduceBlocksOp::create(
-      builder, loc, received, result,
-      getSharding(call->getResult(0)).getPartialKind());
+  if (slab)
+    hostir::ReduceBlocksOp::create(
+        builder, loc, slab, resultChunk,
+        getSharding(call->getResult(0)).getPartialKind());
+  if (failed(emitProduct(ring.self, resultChunk, /*accumulate=*/true)))
+    return failure();
+  builder.setInsertionPointAfter(loop);
   emitRingEpilogue(ring);
   return success();
 }
@@ -344,8 +362,10 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
   int64_t size = getSharding(call->getResult(0))
                      .getMesh()
                      .getAxisSize(scatter.getAxis());
-  // The received partial blocks are reduced along the leading dim.
+  // The received partial blocks are reduced along the leading dim, and
+  // the product adds to them: a sum.
   if (blockDim != 0 || !streamDim ||
+      getSharding(call->getResult(0)).getPartialKind() != ReductionKind::Sum ||
       typeOf(scatter.getResult()).getDimSize(*blockDim) != 1 ||
       !getSharding(call->getOperand(0)).getDimAxes(*blockDim).empty() ||
       !hasContiguousRingViews(partialType, *blockDim, size, *streamDim,

@@ -307,7 +307,8 @@ struct MatmulLowering : RuntimeCallPattern<MatmulOp> {
     callChecked(rewriter, op, "fuser_matmul",
                 {buffer(rewriter, op, op.getLhs(), adaptor.getLhs()),
                  buffer(rewriter, op, op.getRhs(), adaptor.getRhs()),
-                 buffer(rewriter, op, op.getOut(), adaptor.getOut())});
+                 buffer(rewriter, op, op.getOut(), adaptor.getOut()),
+                 constant(rewriter, op.getLoc(), i32(), op.getAccumulate())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -323,8 +324,9 @@ struct LinearLowering : RuntimeCallPattern<LinearOp> {
                            .getResult();
     callChecked(rewriter, op, "fuser_linear",
                 {buffer(rewriter, op, op.getInput(), adaptor.getInput()),
-                 buffer(rewriter, op, op.getWeight(), adaptor.getWeight()), bias,
-                 buffer(rewriter, op, op.getOut(), adaptor.getOut())});
+                 buffer(rewriter, op, op.getWeight(), adaptor.getWeight()),
+                 bias, buffer(rewriter, op, op.getOut(), adaptor.getOut()),
+                 constant(rewriter, op.getLoc(), i32(), op.getAccumulate())});
     rewriter.eraseOp(op);
     return success();
   }

@@ -1,5 +1,6 @@
-// Ring pipelining of AG+GEMM and GEMM+RS: step k handles stream chunk
-// k / n with the team members k mod n places on (send) and back (receive).
+// Ring pipelining of AG+GEMM and GEMM+RS: AG+GEMM step k handles stream
+// chunk k / n with the team members k mod n places on (send) and back
+// (receive); GEMM+RS runs one chunk per iteration, the distances inside.
 // RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='pipelining=ring' -mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,NCCL
 // RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='pipelining=ring backend=cuda_ipc' -mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,IPC
 
@@ -83,27 +84,26 @@ func.func @ag_gemm_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) ->
 
 // -----
 
-// GEMM+RS over 2 ranks in 4 chunks: step k computes chunk k / 2 of the
-// partial result for the member k mod 2 places on and sends it there,
-// receiving the partial result for this rank's rows from the member as far
-// back; step j = 0 keeps its own. After the join the library sums the
-// received partials: the ring needs no kernel.
+// GEMM+RS over 2 ranks in 4 chunks: iteration i (a stream each) computes
+// chunk i of the partial result for the member one place on and sends it
+// there, receiving the partial result for this rank's rows from the member
+// one place back straight into the result; then the local product adds to
+// it (accumulate). No reduction pass and no kernel.
 // CHECK-LABEL: func.func @gemm_rs_ring
 // CHECK-SAME: (%[[X:.*]]: memref<16x32xf32>, %[[WT:.*]]: memref<32x32xf32>) -> memref<8x32xf32>
 // CHECK: %[[XV:.*]] = memref.cast {{.*}} to memref<2x8x32xf32>
 // NCCL: %[[P:.*]] = hostir.allocate device : memref<2x8x32xf32>
 // IPC: %[[P:.*]] = hostir.allocate symmetric : memref<2x8x32xf32>
-// CHECK: %[[RECV:.*]] = hostir.allocate device : memref<2x8x32xf32>
 // CHECK: %[[OUT:.*]] = hostir.allocate device : memref<1x8x32xf32>
 // CHECK: %[[TEAM:.*]] = hostir.team
 // CHECK: %[[ME:.*]] = hostir.team_index %[[TEAM]]
 // IPC: %[[H:.*]] = hostir.ipc_share %[[P]] on %[[TEAM]]
-// CHECK: scf.for %[[K:.*]] =
+// CHECK: scf.for %[[I:.*]] =
 // CHECK: hostir.set_current_stream
-// The distances run backwards, so that the local step comes last.
-// CHECK: %[[JUP:.*]] = arith.remui %[[K]]
-// CHECK: %[[J:.*]] = arith.subi %{{.*}}, %[[JUP]]
-// CHECK: %[[I:.*]] = arith.divui %[[K]]
+// CHECK: %[[OI:.*]] = hostir.alias_select %[[OUT]][%[[I]]] dim = 1 chunks = 4
+// The distances run backwards (n - 1, ..., 1).
+// CHECK: scf.for %[[T:.*]] =
+// CHECK: %[[J:.*]] = arith.subi %{{.*}}, %[[T]]
 // CHECK: %[[FWD0:.*]] = arith.addi %[[ME]], %[[J]]
 // CHECK: %[[FWD:.*]] = arith.remui %[[FWD0]]
 // CHECK: %[[BWD1:.*]] = arith.subi %{{.*}}, %[[J]]
@@ -112,16 +112,10 @@ func.func @ag_gemm_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) ->
 // CHECK: %[[PFI:.*]] = hostir.alias_select %[[PF]][%[[I]]] dim = 1 chunks = 4
 // CHECK: %[[XF:.*]] = hostir.alias_select %[[XV]][%[[FWD]]] dim = 0 chunks = 2
 // CHECK: %[[XFI:.*]] = hostir.alias_select %[[XF]][%[[I]]] dim = 1 chunks = 4
-// CHECK: hostir.linear %[[XFI]], %[[WT]], %[[PFI]]
-// CHECK: %[[RB:.*]] = hostir.alias_select %[[RECV]][%[[BWD]]] dim = 0 chunks = 2
-// CHECK: %[[RBI:.*]] = hostir.alias_select %[[RB]][%[[I]]] dim = 1 chunks = 4
-// CHECK: %[[LOCAL:.*]] = arith.cmpi eq, %[[J]], %{{.*}}
-// CHECK: scf.if %[[LOCAL]] {
-// CHECK-NEXT: hostir.copy %[[PFI]], %[[RBI]]
-// CHECK-NEXT: } else {
+// CHECK: hostir.linear %[[XFI]], %[[WT]], %[[PFI]] :
 // NCCL-NEXT: %[[GROUP:.*]] = hostir.coalesce {
 // NCCL-NEXT: hostir.send %[[PFI]] to %[[FWD]] on %[[TEAM]] backend = nccl
-// NCCL-NEXT: hostir.recv %[[RBI]] from %[[BWD]] on %[[TEAM]] backend = nccl
+// NCCL-NEXT: hostir.recv %[[OI]] from %[[BWD]] on %[[TEAM]] backend = nccl
 // NCCL-NEXT: }
 // NCCL-NEXT: hostir.wait %[[GROUP]]
 // IPC-NEXT: hostir.ipc_signal %[[H]][%[[FWD]]]
@@ -129,16 +123,16 @@ func.func @ag_gemm_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) ->
 // IPC-NEXT: %[[PEER:.*]] = hostir.ipc_peer_buffer %[[H]][%[[BWD]]]
 // IPC-NEXT: %[[PM:.*]] = hostir.alias_select %[[PEER]][%[[ME]]] dim = 0 chunks = 2
 // IPC-NEXT: %[[PMI:.*]] = hostir.alias_select %[[PM]][%[[I]]] dim = 1 chunks = 4
-// IPC-NEXT: hostir.copy %[[PMI]], %[[RBI]]
+// IPC-NEXT: hostir.copy %[[PMI]], %[[OI]]
 // CHECK-NEXT: }
+// CHECK-NEXT: %[[XM:.*]] = hostir.alias_select %[[XV]][%[[ME]]] dim = 0 chunks = 2
+// CHECK-NEXT: %[[XMI:.*]] = hostir.alias_select %[[XM]][%[[I]]] dim = 1 chunks = 4
+// CHECK-NEXT: hostir.linear %[[XMI]], %[[WT]], accumulate %[[OI]] :
 // CHECK-NEXT: }
-// CHECK: scf.for
 // CHECK: hostir.synchronize_stream
-// NCCL: hostir.deallocate %[[P]]
-// CHECK: hostir.reduce_blocks %[[RECV]], %[[OUT]] kind = sum : memref<2x8x32xf32>, memref<1x8x32xf32>
-// CHECK: hostir.deallocate %[[RECV]]
+// CHECK-NOT: hostir.reduce_blocks
 // IPC: hostir.ipc_wait %[[H]]
-// IPC: hostir.deallocate %[[P]]
+// CHECK: hostir.deallocate %[[P]]
 // CHECK: return
 // CHECK-NOT: module @kernels
 #mesh = #fuser.mesh<[2]>

@@ -1,6 +1,7 @@
 // Ring GEMM+RS over CUDA IPC compiled for GPUs: library calls, IPC
-// signals, copies from the peer's buffer and the library reduction of the
-// received blocks; no kernel. The shared buffer is cached symmetric memory.
+// signals, copies from the peer's buffer into the result and the local
+// product added to them (accumulate = 1); no kernel. The shared buffer is
+// cached symmetric memory.
 // RUN: fuser-opt %s --fuser-to-hostir-pipeline='pipelining=ring backend=cuda_ipc cache-allocations=true' --fuser-cuda-to-llvm | FileCheck %s
 // CHECK-NOT: @kernels
 // CHECK-LABEL: llvm.func @gemm_rs_ring(
@@ -9,12 +10,14 @@
 // CHECK: %[[SYMMETRIC:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-NEXT: %[[PARTIAL:.*]] = llvm.call @fuser_cached_buffer(%{{.*}}, %{{.*}}, %[[SYMMETRIC]])
 // CHECK: llvm.call @fuser_ipc_share
-// CHECK: llvm.call @fuser_linear
+// CHECK: llvm.call @fuser_linear(
 // CHECK: llvm.call @fuser_ipc_signal
 // CHECK: llvm.call @fuser_ipc_wait
 // CHECK: llvm.call @fuser_ipc_peer_pointer
 // CHECK: llvm.call @fuser_copy
-// CHECK: llvm.call @fuser_reduce_blocks
+// CHECK: %[[ACCUMULATE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: llvm.call @fuser_linear({{.*}}, %[[ACCUMULATE]]) :
+// CHECK-NOT: @fuser_reduce_blocks
 // CHECK-NOT: @kernels
 #mesh = #fuser.mesh<[2]>
 #x = #fuser.sharding<#mesh, [[], [0]]>

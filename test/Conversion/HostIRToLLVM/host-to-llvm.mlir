@@ -6,7 +6,7 @@
 // CHECK-NOT: func.func
 // CHECK-DAG: llvm.func @fuser_rank() -> i64
 // CHECK-DAG: llvm.func @fuser_team(i64, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr
-// CHECK-DAG: llvm.func @fuser_linear(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+// CHECK-DAG: llvm.func @fuser_linear(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
 // CHECK-DAG: llvm.func @fuser_allreduce(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> !llvm.ptr
 // CHECK-DAG: llvm.mlir.global internal constant @__fuser_i64_2(dense<2> : tensor<1xi64>)
 // CHECK-LABEL: llvm.func @tp_mlp(

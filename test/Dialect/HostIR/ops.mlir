@@ -51,6 +51,10 @@ module {
     hostir.linear %a, %w, %out : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
     // CHECK: hostir.linear %{{.*}}, %{{.*}} bias %{{.*}} : memref<16xf32>, %{{.*}} : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
     hostir.linear %a, %w bias %bias : memref<16xf32>, %out : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
+    // CHECK: hostir.matmul %{{.*}}, %{{.*}}, accumulate %{{.*}} : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+    hostir.matmul %a, %m, accumulate %out : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+    // CHECK: hostir.linear %{{.*}}, %{{.*}} bias %{{.*}} : memref<16xf32>, accumulate %{{.*}} : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
+    hostir.linear %a, %w bias %bias : memref<16xf32>, accumulate %out : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
     return
   }
 

@@ -356,7 +356,9 @@ static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
 /// divide each rank's block. Chunks of the whole dim are as many chunks of
 /// each block for the collective pipeline (each step moves as many rows),
 /// and each block in that many chunks' share for the ring, whose steps
-/// take one member's block at a time.
+/// take one member's block at a time. A ring that reduces overlaps only
+/// across chunks (each chunk's local GEMM adds to what the peers sent):
+/// it takes at least 2.
 static Plan getRequestedPlan(const Pipeline &pipeline, Pipelining mode) {
   int64_t chunks = pipeline.requestedChunks;
   if (mode == Pipelining::None)
@@ -364,6 +366,9 @@ static Plan getRequestedPlan(const Pipeline &pipeline, Pipelining mode) {
   if (mode == Pipelining::Ring && !pipeline.chunksOfBlock)
     chunks = std::max<int64_t>(1, chunks / pipeline.teamSize);
   int64_t block = pipeline.getBlockRows();
+  if (mode == Pipelining::Ring && pipeline.kind != Kind::AllgatherGemm &&
+      block % 2 == 0)
+    chunks = std::max<int64_t>(chunks, 2);
   while (block % chunks != 0)
     --chunks;
   return {mode, chunks};

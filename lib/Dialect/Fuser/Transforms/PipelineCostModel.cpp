@@ -7,24 +7,28 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::fuser;
 
 PipelineCalibration PipelineCalibration::h200() {
   PipelineCalibration machine;
-  // cuBLASLt bf16 on one H200: about 700 TFLOP/s for GEMMs of 4096 and
-  // more on every side, less as the smallest side shrinks.
-  machine.gemmClasses = {{4096, 700e12}, {2048, 640e12}, {1024, 560e12},
-                         {512, 420e12}, {0, 250e12}};
+  // cuBLASLt bf16 on one H200 (the benchmark's compute-only GEMMs and the
+  // ring's chunks of them): 680 to 770 TFLOP/s for GEMMs of 2048 and more
+  // on every side, 620 to 700 with a side of 1024, 470 with k = 512.
+  machine.gemmClasses = {
+      {2048, 740e12}, {1024, 690e12}, {512, 470e12}, {0, 250e12}};
   machine.gemmCallOverhead = 10e-6;
   machine.memoryBytesPerSecond = 4.0e12;
   // NCCL over NVLink: collectives run kernels on the SMs, so a GEMM beside
   // one barely overlaps it (a 5.9 ms GEMM beside a 4.6 ms all-gather took
   // 9.8 ms). The copy engine overlaps almost fully (5.9 ms beside a 2.9 ms
-  // peer copy took 6.4 ms) at 354 GB/s each way when both ways move.
+  // peer copy took 6.4 ms); a ring's pulls move about 440 GB/s each way
+  // (fitted to the ring's times where the transfer dominates,
+  // AG+GEMM 16384x8192x1024).
   machine.nccl = {250e9, 20e-6, 0.85};
-  machine.copyEngine = {354e9, 15e-6, 0.15};
+  machine.copyEngine = {440e9, 15e-6, 0.15};
   return machine;
 }
 
@@ -129,6 +133,114 @@ static double overlapSeconds(double gemm, double transfer,
          link.interference * std::min(gemm, transfer);
 }
 
+namespace {
+/// What a task of a ring's schedule occupies: the SMs (GEMMs and
+/// memory-bound kernels) or the link.
+enum class Resource { Compute, Link };
+
+struct Task {
+  Resource resource;
+  double seconds;
+};
+
+/// One rank's ring as streams of tasks, each stream in order. Every rank
+/// runs the same schedule, so a transfer that needs a peer's GEMM is ready
+/// when the rank's own counterpart (the task before it) is done.
+class RingSchedule {
+public:
+  std::vector<std::vector<Task>> streams;
+
+  /// List scheduling: the SMs run one GEMM at a time (a GEMM fills the
+  /// GPU) and the link one transfer at a time, each taking the task that
+  /// can start first (ties: the stream issued first). Returns the time
+  /// the last task ends plus the interference of the time the link was
+  /// busy beside a GEMM.
+  double run(const LinkCalibration &link) const {
+    std::vector<size_t> next(streams.size(), 0);
+    std::vector<double> streamFree(streams.size(), 0);
+    double resourceFree[2] = {0, 0};
+    std::vector<std::pair<double, double>> busy[2];
+    double end = 0;
+    while (true) {
+      int64_t chosen = -1;
+      double chosenStart = std::numeric_limits<double>::infinity();
+      for (size_t stream = 0; stream < streams.size(); ++stream) {
+        if (next[stream] == streams[stream].size())
+          continue;
+        const Task &task = streams[stream][next[stream]];
+        double start =
+            std::max(streamFree[stream], resourceFree[int(task.resource)]);
+        if (start < chosenStart) {
+          chosen = int64_t(stream);
+          chosenStart = start;
+        }
+      }
+      if (chosen < 0)
+        break;
+      const Task &task = streams[chosen][next[chosen]++];
+      double finish = chosenStart + task.seconds;
+      streamFree[chosen] = resourceFree[int(task.resource)] = finish;
+      busy[int(task.resource)].push_back({chosenStart, finish});
+      end = std::max(end, finish);
+    }
+    double shared = 0;
+    for (auto [computeStart, computeEnd] : busy[int(Resource::Compute)])
+      for (auto [linkStart, linkEnd] : busy[int(Resource::Link)])
+        shared += std::max(0.0, std::min(computeEnd, linkEnd) -
+                                    std::max(computeStart, linkStart));
+    return end + link.interference * shared;
+  }
+};
+} // namespace
+
+/// The ring's schedule (RingPipeline.cpp in host lowering). AG+GEMM: one
+/// stream per step (chunk i, distance j): the transfer of the block j
+/// places back, then its GEMM. GEMM+RS: one stream per chunk: for each
+/// distance j > 0 the GEMM of the block for the member j places on and the
+/// transfer of the counterpart, the reduction of the received blocks (more
+/// than one peer), then the local GEMM adding to them.
+static double estimateRing(const PipelineProblem &problem, int64_t chunks,
+                           const LinkCalibration &link,
+                           const PipelineCalibration &machine) {
+  int64_t team = problem.teamSize;
+  double chunkBytes =
+      double(problem.rows / team) * double(problem.rowBytes) / double(chunks);
+  Task gemm{Resource::Compute,
+            machine.gemmSeconds(problem.rows / (team * chunks), problem.n,
+                                problem.k)};
+  Task transfer{Resource::Link, transferSeconds(chunkBytes, link)};
+  RingSchedule schedule;
+  if (problem.kind == PipelineProblem::Kind::AllgatherGemm) {
+    for (int64_t chunk = 0; chunk < chunks; ++chunk)
+      for (int64_t distance = 0; distance < team; ++distance) {
+        schedule.streams.emplace_back();
+        if (distance != 0)
+          schedule.streams.back().push_back(transfer);
+        schedule.streams.back().push_back(gemm);
+      }
+    // The rank's own block is copied into the gathered buffer first.
+    return 2 * chunkBytes * double(chunks) / machine.memoryBytesPerSecond +
+           schedule.run(link);
+  }
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    std::vector<Task> &stream = schedule.streams.emplace_back();
+    for (int64_t distance = team - 1; distance > 0; --distance) {
+      stream.push_back(gemm);
+      stream.push_back(transfer);
+    }
+    if (team > 2)
+      // Read the peers' blocks, write one.
+      stream.push_back({Resource::Compute, double(team) * chunkBytes /
+                                               machine.memoryBytesPerSecond});
+    stream.push_back(gemm);
+  }
+  double seconds = schedule.run(link);
+  if (problem.kind == PipelineProblem::Kind::GemmAllreduce)
+    seconds += transferSeconds(double(team - 1) * chunkBytes * double(chunks),
+                               machine.nccl);
+  return seconds;
+}
+
 double mlir::fuser::estimatePipeline(const PipelineProblem &problem,
                                      Pipelining mode, int64_t chunks,
                                      const PipelineCalibration &machine) {
@@ -152,24 +264,10 @@ double mlir::fuser::estimatePipeline(const PipelineProblem &problem,
     return step + transfer +
            double(chunks - 1) * overlapSeconds(step, transfer, machine.nccl);
   }
-  case Pipelining::Ring: {
-    const LinkCalibration &link =
-        problem.copyEngineRing ? machine.copyEngine : machine.nccl;
-    int64_t steps = team * chunks;
-    double step = gemm(problem.rows / steps);
-    double transfer = transferSeconds(blockBytes / chunks, link);
-    double seconds =
-        step + double(steps - 1) * overlapSeconds(step, transfer, link);
-    if (problem.kind == Kind::AllgatherGemm)
-      // The rank's own block is copied into the gathered buffer first.
-      return seconds + 2 * blockBytes / machine.memoryBytesPerSecond;
-    // The local step comes last and hides the last transfer; then the
-    // received blocks are reduced (read them all, write one).
-    seconds += double(team + 1) * blockBytes / machine.memoryBytesPerSecond;
-    if (problem.kind == Kind::GemmAllreduce)
-      seconds += transferSeconds(received, machine.nccl);
-    return seconds;
-  }
+  case Pipelining::Ring:
+    return estimateRing(
+        problem, chunks,
+        problem.copyEngineRing ? machine.copyEngine : machine.nccl, machine);
   }
   llvm_unreachable("unknown pipelining");
 }

@@ -136,25 +136,38 @@ def HostIR_MatmulOp : HostIR_Op<"matmul"> {
   let summary = "library matmul into a preallocated output";
   let description = [{
     `out = lhs x rhs` with fuser.matmul's shape rules, through cuBLASLt on
-    GPUs and the runtime's fallback on CPUs, on the current stream.
+    GPUs and the runtime's fallback on CPUs, on the current stream. With
+    `accumulate` the product is added to what `out` holds (`out += lhs x
+    rhs`): a ring reduce-scatter adds the rank's own partial block to the
+    blocks it received in the product's epilogue instead of in a separate
+    pass over memory.
   }];
   let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$lhs,
                        Arg<HostIR_Buffer, "", [MemRead]>:$rhs,
-                       Arg<HostIR_Buffer, "", [MemWrite]>:$out);
+                       Arg<HostIR_Buffer, "", [MemRead, MemWrite]>:$out,
+                       UnitAttr:$accumulate);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $out attr-dict `:` type($lhs) `,` type($rhs) `,` type($out)
+    $lhs `,` $rhs `,` (`accumulate` $accumulate^)? $out attr-dict `:`
+    type($lhs) `,` type($rhs) `,` type($out)
   }];
   let hasVerifier = 1;
 }
 
 def HostIR_LinearOp : HostIR_Op<"linear"> {
   let summary = "library linear (x W^T + b) into a preallocated output";
+  let description = [{
+    `out = input x weight^T (+ bias)` with fuser.linear's shape rules, on
+    the current stream; with `accumulate`, added to what `out` holds, as
+    for `hostir.matmul`.
+  }];
   let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$input,
                        Arg<HostIR_Buffer, "", [MemRead]>:$weight,
                        Arg<Optional<HostIR_Buffer>, "", [MemRead]>:$bias,
-                       Arg<HostIR_Buffer, "", [MemWrite]>:$out);
+                       Arg<HostIR_Buffer, "", [MemRead, MemWrite]>:$out,
+                       UnitAttr:$accumulate);
   let assemblyFormat = [{
-    $input `,` $weight (`bias` $bias^ `:` type($bias))? `,` $out attr-dict
+    $input `,` $weight (`bias` $bias^ `:` type($bias))? `,`
+    (`accumulate` $accumulate^)? $out attr-dict
     `:` type($input) `,` type($weight) `,` type($out)
   }];
   let hasVerifier = 1;

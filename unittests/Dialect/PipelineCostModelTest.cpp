@@ -1,0 +1,82 @@
+//===- PipelineCostModelTest.cpp - the cost model against measurements ----===//
+//
+// The built-in calibration is the 2 x H200 machine's: its estimates must
+// follow what the ring measured there (bench/results/
+// 2026-11-23-overlap-all-variants-on-2xh200.md), and the plans `auto` takes
+// must be the ones those measurements favour.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Dialect/Fuser/Transforms/PipelineCostModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::fuser;
+
+namespace {
+
+using Kind = PipelineProblem::Kind;
+
+/// bf16 AG+GEMM on 2 ranks: A [m, k] split by rows, B [k, n].
+PipelineProblem allgatherGemm(int64_t m, int64_t k, int64_t n) {
+  return {Kind::AllgatherGemm, 2, m, n, k, 2 * k, /*copyEngineRing=*/true};
+}
+
+/// bf16 GEMM+RS on 2 ranks: A [m, k/2], B [k/2, n], out [m/2, n].
+PipelineProblem gemmReduceScatter(int64_t m, int64_t k, int64_t n) {
+  return {Kind::GemmReduceScatter, 2, m, n, k / 2, 2 * n,
+          /*copyEngineRing=*/true};
+}
+
+TEST(PipelineCostModel, RingEstimatesFollowTheMeasuredTimes) {
+  PipelineCalibration machine = PipelineCalibration::h200();
+  struct Measured {
+    int64_t m, k, n, chunks;
+    double milliseconds;
+  };
+  // ring-ipc AG+GEMM medians on 2 x H200.
+  for (Measured measured : {Measured{32768, 16384, 8192, 1, 13.477},
+                            Measured{32768, 16384, 8192, 2, 13.295},
+                            Measured{8192, 8192, 8192, 1, 1.448},
+                            Measured{8192, 8192, 8192, 2, 1.457},
+                            Measured{4096, 8192, 8192, 1, 0.738},
+                            Measured{16384, 8192, 1024, 1, 0.641},
+                            Measured{16384, 8192, 1024, 2, 0.550},
+                            Measured{16384, 1024, 8192, 1, 0.422}}) {
+    double estimate =
+        1e3 *
+        estimatePipeline(allgatherGemm(measured.m, measured.k, measured.n),
+                         Pipelining::Ring, measured.chunks, machine);
+    EXPECT_NEAR(estimate, measured.milliseconds, 0.1 * measured.milliseconds)
+        << measured.m << "x" << measured.k << "x" << measured.n << ", "
+        << measured.chunks << " chunks per block";
+  }
+}
+
+TEST(PipelineCostModel, ChunksShortenTheTailOfACommunicationBoundRing) {
+  // The last block's GEMM waits for the whole transfer with one chunk per
+  // block, for half of it with two.
+  PipelinePlan plan = choosePipeline(allgatherGemm(16384, 8192, 1024),
+                                     PipelineCalibration::h200());
+  EXPECT_EQ(plan.mode, Pipelining::Ring);
+  EXPECT_GE(plan.chunks, 2);
+}
+
+TEST(PipelineCostModel, AReducingRingNeedsTwoChunksToOverlap) {
+  // The local GEMM adds to what the peer sent: in one chunk nothing
+  // overlaps, so auto takes more.
+  PipelineCalibration machine = PipelineCalibration::h200();
+  PipelineProblem problem = gemmReduceScatter(8192, 8192, 8192);
+  double gemm = machine.gemmSeconds(4096, 8192, 4096);
+  EXPECT_GT(estimatePipeline(problem, Pipelining::Ring, 1, machine), 2 * gemm);
+  EXPECT_LT(estimatePipeline(problem, Pipelining::Ring, 2, machine),
+            estimatePipeline(problem, Pipelining::Ring, 1, machine));
+  for (PipelineProblem shape : {problem, gemmReduceScatter(32768, 16384, 8192),
+                                gemmReduceScatter(16384, 8192, 1024)}) {
+    PipelinePlan plan = choosePipeline(shape, machine);
+    EXPECT_EQ(plan.mode, Pipelining::Ring);
+    EXPECT_GE(plan.chunks, 2);
+  }
+}
+
+} // namespace
