@@ -133,6 +133,8 @@ def run_ours(args):
     budget = harness.TimeBudget(args.budget)
     runs = {mlp: {} for mlp, _ in MLPS}
     for variant, label, mlp, function, _ in builds():
+        if args.variants and label not in args.variants:
+            continue
         # The CPU reference of a 4.4 TFLOP layer would take minutes.
         runs[mlp][label] = harness.run_library(
             runner, budget, "mlp", args.artifacts, variant.name, function,

@@ -214,7 +214,8 @@ def run_ours(args):
                     key=lambda build: RUN_ORDER.index(build[1]))
     for variant, label, op, shape, function, _ in builds:
         key = harness.shape_name(shape)
-        if key not in args.shapes:
+        if key not in args.shapes or (args.variants and
+                                      label not in args.variants):
             continue
         torch_shape_results = torch_shapes.get(key, {})
         m, k, n = shape

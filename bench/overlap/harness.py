@@ -411,6 +411,8 @@ def step_parser(description, port):
     ours.add_argument("--budget", type=int, default=400,
                       help="seconds all our runs may take; the runs that "
                            "would not fit are reported as skipped")
+    ours.add_argument("--variants", type=lambda text: text.split(","),
+                      help="comma-separated labels to run (default: all)")
     report = steps.add_parser("report", help="the tables")
     report.add_argument("work")
     report.add_argument("table", help="markdown file to write")
