@@ -62,6 +62,18 @@ TEST(PipelineCostModel, ChunksShortenTheTailOfACommunicationBoundRing) {
   EXPECT_GE(plan.chunks, 2);
 }
 
+TEST(PipelineCostModel, LongGemmsRunAtTheSustainedRate) {
+  // A GEMM of 8.8 TFLOP ran at 690 TFLOP/s, one of 1.1 at 760: at the DDLB
+  // shape two chunks per block (2.2 TFLOP each) beat one (4.4), as measured.
+  PipelineCalibration machine = PipelineCalibration::h200();
+  EXPECT_GT(machine.gemmSeconds(16384, 8192, 16384),
+            2.05 * machine.gemmSeconds(8192, 8192, 16384));
+  PipelinePlan plan =
+      choosePipeline(allgatherGemm(32768, 16384, 8192), machine);
+  EXPECT_EQ(plan.mode, Pipelining::Ring);
+  EXPECT_EQ(plan.chunks, 2);
+}
+
 TEST(PipelineCostModel, AReducingRingNeedsTwoChunksToOverlap) {
   // The local GEMM adds to what the peer sent: in one chunk nothing
   // overlaps, so auto takes more.

@@ -20,6 +20,10 @@ PipelineCalibration PipelineCalibration::h200() {
   machine.gemmClasses = {
       {2048, 740e12}, {1024, 690e12}, {512, 470e12}, {0, 250e12}};
   machine.gemmCallOverhead = 10e-6;
+  // GEMMs of 4.4 and 8.8 TFLOP ran at 684 to 701 TFLOP/s, those of 0.5 to
+  // 2.2 TFLOP at 704 to 766.
+  machine.sustainedAboveFlop = 4e12;
+  machine.sustainedFlopsPerSecond = 690e12;
   machine.memoryBytesPerSecond = 4.0e12;
   // NCCL over NVLink: collectives run kernels on the SMs, so a GEMM beside
   // one barely overlaps it (a 5.9 ms GEMM beside a 4.6 ms all-gather took
@@ -100,6 +104,8 @@ PipelineCalibration::load(llvm::StringRef path) {
   if (llvm::Error error = readNumbers(
           *object, "",
           {{"gemm_call_overhead_s", &machine.gemmCallOverhead},
+           {"sustained_above_flop", &machine.sustainedAboveFlop},
+           {"sustained_flops_per_second", &machine.sustainedFlopsPerSecond},
            {"memory_bytes_per_second", &machine.memoryBytesPerSecond}}))
     return std::move(error);
   if (llvm::Error error = readLink(*object, "nccl", machine.nccl))
@@ -118,8 +124,11 @@ double PipelineCalibration::gemmSeconds(int64_t m, int64_t n,
       chosen = &shapeClass;
       break;
     }
-  return gemmCallOverhead +
-         2.0 * double(m) * double(n) * double(k) / chosen->flopsPerSecond;
+  double flop = 2.0 * double(m) * double(n) * double(k);
+  double rate = chosen->flopsPerSecond;
+  if (flop > sustainedAboveFlop)
+    rate = std::min(rate, sustainedFlopsPerSecond);
+  return gemmCallOverhead + flop / rate;
 }
 
 static double transferSeconds(double bytes, const LinkCalibration &link) {

@@ -44,6 +44,10 @@ struct PipelineCalibration {
   llvm::SmallVector<GemmClass> gemmClasses;
   /// Seconds per GEMM call beyond its FLOPs (launch, ramp-up, tail).
   double gemmCallOverhead;
+  /// GEMMs of more than `sustainedAboveFlop` FLOPs run at most at
+  /// `sustainedFlopsPerSecond`: long kernels run into the power limit.
+  double sustainedAboveFlop;
+  double sustainedFlopsPerSecond;
   /// Device memory bytes per second (the ring's final reduction).
   double memoryBytesPerSecond;
   LinkCalibration nccl;
