@@ -63,8 +63,9 @@ for library in pipelines-collective.so pipelines-ring-nccl.so pipelines-ring-ipc
   done
 done
 volume="$FUSER_ROOT/test/scenarios/communication-volume.mlir"
-compile split-reductions.so "$volume" --program=softmax --program=layer_norm
-for program in softmax layer_norm; do
+compile split-reductions.so "$volume" --program=softmax --program=layer_norm \
+  --program=layer_norm_var_mean
+for program in softmax layer_norm layer_norm_var_mean; do
   run 2 split-reductions.so "$program" 100 graph
 done
 compile tp-mlp.so "$FUSER_ROOT/examples/tp_mlp.mlir"

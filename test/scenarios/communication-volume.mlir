@@ -74,9 +74,8 @@ func.func @softmax(%x: tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols> {
   return %y : tensor<8x16xf32, #cols>
 }
 
-// Layer norm over a split dim, its statistics as means (a var_mean needs
-// its dim whole): the mean and the variance are resolved at [8, 1], an
-// allreduce of 32 bytes each.
+// Layer norm over a split dim, its statistics as means: the mean and the
+// variance are resolved at [8, 1], an allreduce of 32 bytes each.
 // CHECK-NEXT: "sent_bytes": 64,
 // CHECK-NEXT: "received_bytes": 64,
 // CHECK:      "kind": "allreduce",
@@ -91,6 +90,30 @@ func.func @layer_norm(%x: tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols> {
   %c = fuser.sub %x, %mb : (tensor<8x16xf32, #cols>, tensor<8x16xf32>) -> tensor<8x16xf32>
   %sq = fuser.mul %c, %c : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   %v = fuser.mean %sq dims = [1] keepdim : tensor<8x16xf32> -> tensor<8x1xf32>
+  %eps = fuser.full 1.0e-5 : tensor<8x1xf32>
+  %ve = fuser.add %v, %eps : (tensor<8x1xf32>, tensor<8x1xf32>) -> tensor<8x1xf32>
+  %r = fuser.rsqrt %ve : tensor<8x1xf32> -> tensor<8x1xf32>
+  %rb = fuser.expand %r : tensor<8x1xf32> -> tensor<8x16xf32>
+  %y = fuser.mul %c, %rb : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32, #cols>
+  return %y : tensor<8x16xf32, #cols>
+}
+
+// The same layer norm with var_mean: it computes the mean, then the mean
+// squared difference from it, each resolved at [8, 1] (per-rank variances
+// do not combine, so the input is not gathered).
+// CHECK:      "name": "layer_norm_var_mean",
+// CHECK-NEXT: "sent_bytes": 64,
+// CHECK-NEXT: "received_bytes": 64,
+// CHECK:      "kind": "allreduce",
+// CHECK:      "input_bytes": 32,
+// CHECK:      "kind": "allreduce",
+// CHECK:      "input_bytes": 32,
+// CHECK-NOT:  "kind":
+// CHECK:      {{^      \]}}
+func.func @layer_norm_var_mean(%x: tensor<8x16xf32, #cols>) -> tensor<8x16xf32, #cols> {
+  %v, %m = fuser.var_mean %x dims = [1] keepdim {correction = 0 : i64} : tensor<8x16xf32, #cols> -> tensor<8x1xf32>, tensor<8x1xf32>
+  %mb = fuser.expand %m : tensor<8x1xf32> -> tensor<8x16xf32>
+  %c = fuser.sub %x, %mb : (tensor<8x16xf32, #cols>, tensor<8x16xf32>) -> tensor<8x16xf32>
   %eps = fuser.full 1.0e-5 : tensor<8x1xf32>
   %ve = fuser.add %v, %eps : (tensor<8x1xf32>, tensor<8x1xf32>) -> tensor<8x1xf32>
   %r = fuser.rsqrt %ve : tensor<8x1xf32> -> tensor<8x1xf32>

@@ -5,6 +5,7 @@
 #include "fuser/Dialect/Fuser/Transforms/ReshardPlanner.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_DECOMPOSERESHARDINGS
@@ -61,6 +62,52 @@ static void splitPartialLinearBias(LinearOp linear) {
   linear.erase();
 }
 
+/// Per-rank variances do not combine into the global one, so a var_mean
+/// whose input is split along a reduced dim would gather its input. Rewrite
+/// it as the two passes it computes: the mean (per-rank means average into
+/// the global one), then the mean squared difference from it, a sum. Each
+/// is resolved at its reduced size, as softmax's statistics are.
+static void splitVarMeanOverSplitDims(VarMeanOp varMean) {
+  Value input = varMean.getInput();
+  ShardingAttr inputSharding = getSharding(input);
+  if (!inputSharding || inputSharding.isPartial() ||
+      llvm::none_of(varMean.getDims(), [&](int64_t dim) {
+        return !inputSharding.getDimAxes(dim).empty();
+      }))
+    return;
+  OpBuilder builder(varMean);
+  Location loc = varMean.getLoc();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> dims = varMean.getDims();
+  bool keepdim = varMean.getKeepdim();
+  Value mean = MeanOp::create(builder, loc, varMean.getMean().getType(), input,
+                              dims, keepdim);
+  // The mean in every position of the input it summarizes.
+  SmallVector<int64_t> meanDims;
+  int64_t count = 1;
+  for (int64_t dim = 0; dim < inputType.getRank(); ++dim) {
+    bool reduced = llvm::is_contained(dims, dim);
+    if (reduced)
+      count *= inputType.getDimSize(dim);
+    if (keepdim || !reduced)
+      meanDims.push_back(dim);
+  }
+  Value spread = BroadcastOp::create(builder, loc, inputType, mean,
+                                     builder.getDenseI64ArrayAttr(meanDims));
+  Value centered = SubOp::create(builder, loc, inputType, input, spread);
+  Value squares = MulOp::create(builder, loc, inputType, centered, centered);
+  Type varianceType = varMean.getVariance().getType();
+  Value sum =
+      SumOp::create(builder, loc, varianceType, squares, dims, keepdim);
+  Value divisor = FullOp::create(
+      builder, loc, varianceType,
+      builder.getF64FloatAttr(double(count - varMean.getCorrection())));
+  Value variance = DivOp::create(builder, loc, varianceType, sum, divisor);
+  varMean.getVariance().replaceAllUsesWith(variance);
+  varMean.getMean().replaceAllUsesWith(mean);
+  varMean.erase();
+}
+
 static int64_t getNumElements(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   return type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
@@ -94,7 +141,8 @@ static bool movesLessAfter(Operation *op, ArrayRef<ShardingAttr> required) {
 namespace {
 class Decomposition {
 public:
-  explicit Decomposition(ReshardPlacement placement) : placement(placement) {}
+  Decomposition(ReshardPlacement placement, Operation *function)
+      : placement(placement), dominance(function) {}
   LogicalResult run(ShardingRuleOpInterface op);
 
 private:
@@ -103,6 +151,11 @@ private:
                               ArrayRef<ShardingAttr> required);
 
   ReshardPlacement placement;
+  /// Each value converted for an operand, by the value and the placement it
+  /// was moved to: consumers that need the same placement share one move
+  /// (a partial sum read twice is reduced once) where it dominates them.
+  DenseMap<std::pair<Value, Attribute>, Value> moved;
+  DominanceInfo dominance;
 };
 } // namespace
 
@@ -163,17 +216,15 @@ static ShardingAttr withOperandStream(Value operand, ShardingAttr required) {
 LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
                                            ArrayRef<ShardingAttr> required) {
   OpBuilder builder(op);
-  // A value used twice with the same requirement moves once.
-  DenseMap<std::pair<Value, Attribute>, Value> moved;
   for (auto [operand, sharding] :
        llvm::zip_equal(op->getOpOperands(), required)) {
     if (!sharding || getSharding(operand.get()).hasSamePlacement(sharding))
       continue;
-    Value &converted = moved[{operand.get(), sharding}];
-    if (!converted) {
+    ShardingAttr target = withOperandStream(operand.get(), sharding);
+    Value &converted = moved[{operand.get(), target}];
+    if (!converted || !dominance.properlyDominates(converted, op)) {
       FailureOr<Value> emitted =
-          emitReshard(builder, op->getLoc(), operand.get(),
-                      withOperandStream(operand.get(), sharding));
+          emitReshard(builder, op->getLoc(), operand.get(), target);
       if (failed(emitted))
         return failure();
       converted = *emitted;
@@ -240,11 +291,15 @@ struct DecomposeReshardingsPass
     getOperation().walk([&](LinearOp linear) { linears.push_back(linear); });
     for (LinearOp linear : linears)
       splitPartialLinearBias(linear);
+    SmallVector<VarMeanOp> varMeans;
+    getOperation().walk([&](VarMeanOp op) { varMeans.push_back(op); });
+    for (VarMeanOp varMean : varMeans)
+      splitVarMeanOverSplitDims(varMean);
 
     SmallVector<ShardingRuleOpInterface> ops;
     getOperation().walk(
         [&](ShardingRuleOpInterface op) { ops.push_back(op); });
-    Decomposition decomposition(*where);
+    Decomposition decomposition(*where, getOperation());
     for (ShardingRuleOpInterface op : ops) {
       if (failed(decomposition.run(op)))
         return signalPassFailure();

@@ -292,3 +292,58 @@ func.func @split_k_with_bias(%x: tensor<8x16xf32, #cols>, %w: tensor<4x16xf32, #
   %0 = fuser.linear %x, %w bias %b : (tensor<8x16xf32, #cols>, tensor<4x16xf32, #cols>, tensor<4xf32, #rep1>) -> tensor<8x4xf32, #rep>
   return %0 : tensor<8x4xf32, #rep>
 }
+
+// -----
+
+// A value two ops need in the same placement moves once: the partial sum
+// both read is reduced by one allreduce, under every placement.
+// CHECK-LABEL: func.func @partial_read_twice
+// CHECK: %[[SUM:.*]] = fuser.comm.allreduce
+// CHECK-NOT: fuser.comm
+// CHECK: fuser.exp %[[SUM]]
+// CHECK: fuser.neg %[[SUM]]
+// BEFORE-LABEL: func.func @partial_read_twice
+// BEFORE-COUNT-1: fuser.comm.allreduce
+// BEFORE-NOT: fuser.comm
+// AFTER-LABEL: func.func @partial_read_twice
+// AFTER-COUNT-1: fuser.comm.allreduce
+// AFTER-NOT: fuser.comm
+#mesh = #fuser.mesh<[2]>
+#partial = #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>
+#replicated = #fuser.sharding<#mesh, [[], []]>
+func.func @partial_read_twice(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[], [0]]>>, %w: tensor<16x8xf32, #fuser.sharding<#mesh, [[0], []]>>) -> (tensor<8x8xf32, #replicated>, tensor<8x8xf32, #replicated>) {
+  %y = fuser.matmul %x, %w : (tensor<8x16xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<16x8xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x8xf32, #partial>
+  %a = fuser.exp %y : tensor<8x8xf32, #partial> -> tensor<8x8xf32, #replicated>
+  %b = fuser.neg %y : tensor<8x8xf32, #partial> -> tensor<8x8xf32, #replicated>
+  return %a, %b : tensor<8x8xf32, #replicated>, tensor<8x8xf32, #replicated>
+}
+
+// -----
+
+// var_mean over a split dim: the mean (an avg allreduce at the reduced
+// size), then the sum of squared differences from it (a sum allreduce)
+// divided by N - correction; the input is not gathered (with `before`,
+// which converts operands, the mean's input is, as for any reduction).
+// CHECK-LABEL: func.func @var_mean_over_split_dim
+// CHECK: %[[LOCAL_MEAN:.*]] = fuser.mean %{{.*}} dims = [1] :
+// CHECK: %[[MEAN:.*]] = fuser.comm.allreduce %[[LOCAL_MEAN]] axis = 0 : {{.*}}partial = {0 : avg}
+// CHECK: %[[SPREAD:.*]] = fuser.broadcast %[[MEAN]] dims = [0]
+// CHECK: %[[CENTERED:.*]] = fuser.sub %{{.*}}, %[[SPREAD]]
+// CHECK: %[[SQUARES:.*]] = fuser.mul %[[CENTERED]], %[[CENTERED]]
+// CHECK: %[[LOCAL_SUM:.*]] = fuser.sum %[[SQUARES]] dims = [1] :
+// CHECK: %[[SUM:.*]] = fuser.comm.allreduce %[[LOCAL_SUM]] axis = 0 : {{.*}}partial = {0 : sum}
+// CHECK: %[[N:.*]] = fuser.full 1.500000e+01
+// CHECK: %[[VAR:.*]] = fuser.div %[[SUM]], %[[N]]
+// CHECK-NOT: fuser.comm
+// CHECK: return %[[VAR]], %[[MEAN]]
+// BEFORE-LABEL: func.func @var_mean_over_split_dim
+// BEFORE: fuser.comm.allgather
+// AFTER-LABEL: func.func @var_mean_over_split_dim
+// AFTER-NOT: fuser.comm.allgather
+#mesh = #fuser.mesh<[2]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#replicated = #fuser.sharding<#mesh, [[]]>
+func.func @var_mean_over_split_dim(%x: tensor<8x16xf32, #cols>) -> (tensor<8xf32, #replicated>, tensor<8xf32, #replicated>) {
+  %v, %m = fuser.var_mean %x dims = [1] : tensor<8x16xf32, #cols> -> tensor<8xf32, #replicated>, tensor<8xf32, #replicated>
+  return %v, %m : tensor<8xf32, #replicated>, tensor<8xf32, #replicated>
+}

@@ -54,7 +54,11 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
     contracted dim) becomes a linear without bias, the resolution of the
     partial sum and an add of the bias, so that the bias is added once.
     A reduction over a sharded dim stays a local reduction whose partial
-    result is resolved by the communication its consumers need.
+    result is resolved by the communication its consumers need; a var_mean
+    over a sharded dim becomes the mean and the sum of squared differences
+    from it (per-rank variances do not combine), so that neither gathers
+    its input. Consumers that need a value in the same placement share one
+    communication.
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
   let options = [
