@@ -76,10 +76,14 @@ private:
                                    ArrayRef<Operation *> calls,
                                    int64_t blockDim, int64_t streamDim,
                                    int64_t chunks);
+  /// GEMM+RS, and GEMM+allreduce when `gather` (the allgather of the
+  /// reduced blocks) is set.
   LogicalResult lowerReduceScatterRing(Operation *call,
                                        ReduceScatterOp scatter,
-                                       int64_t blockDim, int64_t streamDim,
-                                       int64_t chunks);
+                                       AllgatherOp gather, int64_t blockDim,
+                                       int64_t streamDim, int64_t chunks);
+  void emitGatherOfReducedChunk(const Ring &ring, Value reduced,
+                                Value gathered, Value chunk);
   Ring createRing(Operation *communication, int64_t axis, int64_t blockDim,
                   int64_t streamDim, int64_t chunks, Value shared);
   /// The team member `distance` places on from the rank (or back).

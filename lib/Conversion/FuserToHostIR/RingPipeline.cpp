@@ -227,9 +227,13 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
 /// result (n = 2) or are reduced into it (n > 2); then the rank's own
 /// product is added to them in the GEMM's epilogue (`accumulate`). So no
 /// pass over memory follows the last GEMM, and with two chunks or more the
-/// GEMMs of one chunk hide the transfers of the chunk before.
+/// GEMMs of one chunk hide the transfers of the chunk before. With
+/// `gather` (GEMM+allreduce) the iteration then puts its reduced chunk in
+/// place in the gathered result and brings every peer's, so that only the
+/// last chunk's exchange follows the last GEMM.
 LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
                                                    ReduceScatterOp scatter,
+                                                   AllgatherOp gather,
                                                    int64_t blockDim,
                                                    int64_t streamDim,
                                                    int64_t chunks) {
@@ -238,10 +242,23 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
       allocate(loc, call->getResult(0), getSharedMemory(backend));
   buffers.map(call->getResult(0), partial);
   auto partialType = cast<MemRefType>(partial.getType());
-  Value result = allocate(loc, scatter.getResult());
+  // Peers read the reduced blocks the gather brings from this buffer, so
+  // it is shared; the gathered result, which may escape, is not.
+  Value result = allocate(loc, scatter.getResult(),
+                          gather ? getSharedMemory(backend)
+                                 : hostir::MemoryKind::Device);
   buffers.map(scatter.getResult(), result);
+  Value gathered;
+  if (gather) {
+    gathered = allocate(loc, gather.getResult());
+    buffers.map(gather.getResult(), gathered);
+  }
   Ring ring = createRing(scatter, scatter.getAxis(), blockDim, streamDim,
                          chunks, partial);
+  std::optional<Ring> gatherRing;
+  if (gather)
+    gatherRing = createRing(gather, gather.getAxis(), blockDim, streamDim,
+                            chunks, result);
   // With more than one peer, a slab per chunk takes the peers' partials
   // (one block each, by distance) for reduce_blocks.
   Value slabs;
@@ -300,9 +317,40 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
         getSharding(call->getResult(0)).getPartialKind());
   if (failed(emitProduct(ring.self, resultChunk, /*accumulate=*/true)))
     return failure();
+  if (gatherRing)
+    emitGatherOfReducedChunk(*gatherRing, result, gathered, chunk);
   builder.setInsertionPointAfter(loop);
   emitRingEpilogue(ring);
+  if (gatherRing)
+    emitRingEpilogue(*gatherRing);
   return success();
+}
+
+/// Chunk `chunk` of the rank's reduced block (of `reduced`, shared with the
+/// team by `ring`) goes to its place in `gathered`, and every peer's
+/// counterpart, from the member j places back for j = 1, ..., n - 1, to
+/// theirs.
+void HostLowering::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
+                                            Value gathered, Value chunk) {
+  Location loc = ring.loc;
+  Value own = chunkOf(loc, reduced, chunk, ring.streamDim, ring.chunks);
+  hostir::CopyOp::create(builder, loc, own,
+                         ringView(ring, gathered, ring.self, chunk));
+  auto steps = scf::ForOp::create(builder, loc, index(loc, 1),
+                                  index(loc, ring.size), index(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(steps.getBody()->getTerminator());
+  Value distance = steps.getInductionVar();
+  Value forward = ringPeer(ring, distance, /*forward=*/true);
+  Value backward = ringPeer(ring, distance, /*forward=*/false);
+  emitRingTransfer(ring, own, forward,
+                   ringView(ring, gathered, backward, chunk), backward, [&] {
+                     Value peer = hostir::IpcPeerBufferOp::create(
+                         builder, loc, reduced.getType(), ring.handles,
+                         backward);
+                     return chunkOf(loc, peer, chunk, ring.streamDim,
+                                    ring.chunks);
+                   });
 }
 
 /// The ring form of `group` when it has one: an allgather whose result only
@@ -349,7 +397,7 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
       return failure();
     return true;
   }
-  if (group.size() != 2)
+  if (group.size() != 2 && group.size() != 3)
     return false;
   Operation *call = group[0];
   auto scatter = dyn_cast<ReduceScatterOp>(group[1]);
@@ -362,6 +410,20 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
   int64_t size = getSharding(call->getResult(0))
                      .getMesh()
                      .getAxisSize(scatter.getAxis());
+  // GEMM+allreduce: the reduced blocks gathered back in the same chunks.
+  AllgatherOp gather;
+  if (group.size() == 3) {
+    gather = dyn_cast<AllgatherOp>(group[2]);
+    if (!gather || !blockDim || gather.getInput() != scatter.getResult() ||
+        !scatter.getResult().hasOneUse() ||
+        gather.getAxis() != scatter.getAxis() ||
+        gather.getBlockDim(false) != blockDim ||
+        gather.getChunkwiseStreamDim() != streamDim || !streamDim ||
+        !hasContiguousRingViews(typeOf(gather.getResult()), *blockDim, size,
+                                *streamDim, chunks) ||
+        !shareable(typeOf(scatter.getResult())))
+      return false;
+  }
   // The received partial blocks are reduced along the leading dim, and
   // the product adds to them: a sum.
   if (blockDim != 0 || !streamDim ||
@@ -372,8 +434,8 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
                               chunks) ||
       !shareable(partialType))
     return false;
-  if (failed(lowerReduceScatterRing(call, scatter, *blockDim, *streamDim,
-                                    chunks)))
+  if (failed(lowerReduceScatterRing(call, scatter, gather, *blockDim,
+                                    *streamDim, chunks)))
     return failure();
   return true;
 }

@@ -142,3 +142,40 @@ func.func @gemm_rs_ring(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #x>) ->
   %y = fuser.linear %x, %w : (tensor<16x64xf32, #x>, tensor<32x64xf32, #x>) -> tensor<16x32xf32, #y>
   return %y : tensor<16x32xf32, #y>
 }
+
+// -----
+
+// GEMM+allreduce as one ring: each chunk's iteration reduce-scatters as
+// above, then puts its reduced rows in place in the gathered result and
+// brings every peer's. The reduced block is the buffer peers read over
+// cuda_ipc; the gathered result, returned, is an ordinary allocation.
+// CHECK-LABEL: func.func @gemm_allreduce_ring
+// NCCL: %[[REDUCED:.*]] = hostir.allocate device : memref<1x8x32xf32>
+// IPC: %[[REDUCED:.*]] = hostir.allocate symmetric : memref<1x8x32xf32>
+// CHECK: %[[GATHERED:.*]] = hostir.allocate device : memref<2x8x32xf32>
+// IPC: hostir.ipc_share %[[REDUCED]]
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: %[[OI:.*]] = hostir.alias_select %[[REDUCED]][%[[I]]] dim = 1 chunks = 2
+// CHECK: hostir.linear {{.*}}, accumulate %[[OI]] :
+// CHECK: %[[OWN:.*]] = hostir.alias_select %[[REDUCED]][%[[I]]] dim = 1 chunks = 2
+// CHECK: %[[MINE:.*]] = hostir.alias_select %[[GATHERED]][%{{.*}}] dim = 0 chunks = 2
+// CHECK: %[[MINEI:.*]] = hostir.alias_select %[[MINE]][%[[I]]] dim = 1 chunks = 2
+// CHECK: hostir.copy %[[OWN]], %[[MINEI]]
+// CHECK: scf.for
+// NCCL: hostir.send %[[OWN]]
+// NCCL: hostir.recv
+// IPC: hostir.ipc_signal
+// IPC: hostir.ipc_wait
+// IPC: hostir.ipc_peer_buffer
+// IPC: hostir.copy
+// CHECK: hostir.synchronize_stream
+// CHECK-NOT: hostir.allgather
+// CHECK: return
+#mesh = #fuser.mesh<[2]>
+#k = #fuser.sharding<#mesh, [[], [0]]>
+#k4 = #fuser.sharding<#mesh, [[], [0]], stream = {0 : 4}>
+#whole4 = #fuser.sharding<#mesh, [[], []], stream = {0 : 4}>
+func.func @gemm_allreduce_ring(%x: tensor<16x64xf32, #k4>, %w: tensor<32x64xf32, #k>) -> tensor<16x32xf32, #whole4> {
+  %y = fuser.linear %x, %w : (tensor<16x64xf32, #k4>, tensor<32x64xf32, #k>) -> tensor<16x32xf32, #whole4>
+  return %y : tensor<16x32xf32, #whole4>
+}

@@ -279,8 +279,8 @@ static void exposeAllgather(const Pipeline &pipeline, const Plan &plan) {
   gather.erase();
 }
 
-/// reshape(input) -> call -> reduce_scatter -> reshape back. Returns the
-/// value replacing the reduce_scatter's result.
+/// reshape(input) -> call -> reduce_scatter, in the exposed form. Returns
+/// the exposed reduce_scatter's result.
 static Value exposeReduceScatter(OpBuilder &builder, Operation *call,
                                  ReduceScatterOp scatter, int64_t dim,
                                  int64_t teamSize, const Plan &plan) {
@@ -299,21 +299,24 @@ static Value exposeReduceScatter(OpBuilder &builder, Operation *call,
       builder, scatter.getLoc(), exposure.expose(scatter.getType(), plan.chunks),
       exposed->getResult(0), scatter.getAxis());
   setPlan(scattered, plan.mode);
-  return reshapeTo(builder, scatter.getLoc(), scattered, scatter.getType());
+  return scattered;
 }
 
 static void exposeReduceScatter(const Pipeline &pipeline, const Plan &plan) {
   auto scatter = cast<ReduceScatterOp>(pipeline.communication);
   Operation *call = pipeline.calls.front();
   OpBuilder builder(scatter);
-  scatter.getResult().replaceAllUsesWith(exposeReduceScatter(
-      builder, call, scatter, pipeline.dim, pipeline.teamSize, plan));
+  Value scattered = exposeReduceScatter(builder, call, scatter, pipeline.dim,
+                                        pipeline.teamSize, plan);
+  scatter.getResult().replaceAllUsesWith(
+      reshapeTo(builder, scatter.getLoc(), scattered, scatter.getType()));
   scatter.erase();
   call->erase();
 }
 
 /// Collective or none: the call and the allreduce in the plan's chunks.
-/// Ring: a ring GEMM+RS over the same axis, then an allgather.
+/// Ring: a ring GEMM+RS over the same axis, then an allgather of the
+/// reduced blocks in the same chunks, which the ring runs chunk by chunk.
 static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
   auto reduce = cast<AllreduceOp>(pipeline.communication);
   Operation *call = pipeline.calls.front();
@@ -331,9 +334,14 @@ static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
                                           pipeline.teamSize, plan);
     scatter.erase();
     builder.setInsertionPoint(reduce);
-    replacement = AllgatherOp::create(
-        builder, loc, withStream(reduce.getType(), pipeline.dim, 0), scattered,
-        pipeline.axis);
+    Exposure exposure{pipeline.dim, pipeline.teamSize};
+    auto gathered = AllgatherOp::create(
+        builder, loc,
+        exposure.expose(withStream(reduce.getType(), pipeline.dim, 0),
+                        plan.chunks),
+        scattered, pipeline.axis);
+    setPlan(gathered, plan.mode);
+    replacement = gathered;
   } else {
     builder.setInsertionPoint(call);
     Operation *chunked = cloneCall(

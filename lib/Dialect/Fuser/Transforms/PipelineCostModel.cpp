@@ -207,7 +207,8 @@ public:
 /// places back, then its GEMM. GEMM+RS: one stream per chunk: for each
 /// distance j > 0 the GEMM of the block for the member j places on and the
 /// transfer of the counterpart, the reduction of the received blocks (more
-/// than one peer), then the local GEMM adding to them.
+/// than one peer), then the local GEMM adding to them (and for
+/// GEMM+allreduce the exchange of the reduced chunk with every peer).
 static double estimateRing(const PipelineProblem &problem, int64_t chunks,
                            const LinkCalibration &link,
                            const PipelineCalibration &machine) {
@@ -242,12 +243,11 @@ static double estimateRing(const PipelineProblem &problem, int64_t chunks,
       stream.push_back({Resource::Compute, double(team) * chunkBytes /
                                                machine.memoryBytesPerSecond});
     stream.push_back(gemm);
+    // GEMM+allreduce: then the reduced chunk goes to every peer.
+    if (problem.kind == PipelineProblem::Kind::GemmAllreduce)
+      stream.insert(stream.end(), team - 1, transfer);
   }
-  double seconds = schedule.run(link);
-  if (problem.kind == PipelineProblem::Kind::GemmAllreduce)
-    seconds += transferSeconds(double(team - 1) * chunkBytes * double(chunks),
-                               machine.nccl);
-  return seconds;
+  return schedule.run(link);
 }
 
 double mlir::fuser::estimatePipeline(const PipelineProblem &problem,

@@ -104,7 +104,8 @@ func.func @matmul_then_reduce_scatter(%a: tensor<16x64xf32, #a>, %b: tensor<64x3
 // -----
 
 // GEMM+allreduce: collectively, chunk by chunk of the rows; as a ring, a
-// ring GEMM+RS and then an allgather of the reduced rows.
+// ring GEMM+RS and then an allgather of the reduced rows in the same
+// chunks (host lowering runs both in one ring).
 // CHECK-LABEL: func.func @linear_then_allreduce
 // CHECK: %[[P:.*]] = fuser.linear {{.*}} -> tensor<16x32xf32, {{.*}}partial = {0 : sum}, stream = {0 : 4}>>
 // CHECK: fuser.comm.allreduce %[[P]] axis = 0 {fuser.pipelining = #fuser.pipelining<collective>} : {{.*}} -> tensor<16x32xf32, {{.*}}{{\[}}[], []], stream = {0 : 4}>>
@@ -112,8 +113,7 @@ func.func @matmul_then_reduce_scatter(%a: tensor<16x64xf32, #a>, %b: tensor<64x3
 // RING: %[[X:.*]] = fuser.reshape %{{.*}} -> tensor<2x8x64xf32, {{.*}}{{\[}}[], [], [0]], stream = {1 : 2}>>
 // RING: %[[P:.*]] = fuser.linear %[[X]], {{.*}} -> tensor<2x8x32xf32, {{.*}}partial = {0 : sum}, stream = {1 : 2}>>
 // RING: %[[R:.*]] = fuser.comm.reduce_scatter %[[P]] axis = 0 {fuser.pipelining = #fuser.pipelining<ring>} : {{.*}} -> tensor<2x8x32xf32, {{.*}}{{\[}}[0], [], []], stream = {1 : 2}>>
-// RING: %[[S:.*]] = fuser.reshape %[[R]] : {{.*}} -> tensor<16x32xf32, {{.*}}{{\[}}[0], []]>>
-// RING: %[[G:.*]] = fuser.comm.allgather %[[S]] axis = 0 : {{.*}} -> tensor<16x32xf32, {{.*}}{{\[}}[], []]>>
+// RING-NEXT: %[[G:.*]] = fuser.comm.allgather %[[R]] axis = 0 {fuser.pipelining = #fuser.pipelining<ring>} : {{.*}} -> tensor<2x8x32xf32, {{.*}}{{\[}}[], [], []], stream = {1 : 2}>>
 // RING: %[[Y:.*]] = fuser.reshape %[[G]] : {{.*}} -> tensor<16x32xf32, {{.*}}{{\[}}[], []], stream = {0 : 4}>>
 // RING: return %[[Y]]
 // NONE-LABEL: func.func @linear_then_allreduce
