@@ -127,6 +127,7 @@ def run_torch(args):
 # --- ours and the report -----------------------------------------------------
 
 def run_ours(args):
+    harness.check_variants(args.variants, labels())
     torch_results = harness.load_results(args.work)[0]
     runner = harness.FuserExec(args.fuser_exec, args.mpirun, args.iterations,
                                args.timeout)

@@ -205,6 +205,7 @@ def run_torch(args):
 # --- ours --------------------------------------------------------------------
 
 def run_ours(args):
+    harness.check_variants(args.variants, programs.labels())
     torch_shapes = harness.load_results(args.work)[0].get("shapes", {})
     runner = harness.FuserExec(args.fuser_exec, args.mpirun, args.iterations,
                                args.timeout)

@@ -387,6 +387,15 @@ def compare_npy(actual_path, expected_path, rows_per_block=4096):
             "against": "PyTorch"}
 
 
+def check_variants(variants, labels):
+    """Stops with a message naming the labels of --variants that are not a
+    variant's (a typo would otherwise run nothing)."""
+    unknown = [label for label in variants or () if label not in labels]
+    if unknown:
+        raise SystemExit(f"unknown variants {', '.join(unknown)}; the variants "
+                         f"are {', '.join(labels)}")
+
+
 def step_parser(description, port):
     """The command line of a benchmark: its steps and their options."""
     parser = argparse.ArgumentParser(description=description)

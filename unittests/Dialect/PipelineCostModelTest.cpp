@@ -53,6 +53,29 @@ TEST(PipelineCostModel, RingEstimatesFollowTheMeasuredTimes) {
   }
 }
 
+TEST(PipelineCostModel, ReducingRingEstimatesFollowTheMeasuredTimes) {
+  PipelineCalibration machine = PipelineCalibration::h200();
+  struct Measured {
+    int64_t m, k, n;
+    double milliseconds;
+  };
+  // ring-ipc GEMM+RS medians on 2 x H200, 2 chunks per block, the local
+  // product accumulating into the result
+  // (bench/results/2026-11-23-reducing-ring-on-2xh200.md, run B).
+  for (Measured measured : {Measured{32768, 16384, 8192, 6.533},
+                            Measured{8192, 8192, 8192, 0.753},
+                            Measured{4096, 8192, 8192, 0.392},
+                            Measured{16384, 8192, 1024, 0.226},
+                            Measured{16384, 1024, 8192, 0.553}}) {
+    double estimate =
+        1e3 * estimatePipeline(
+                  gemmReduceScatter(measured.m, measured.k, measured.n),
+                  Pipelining::Ring, 2, machine);
+    EXPECT_NEAR(estimate, measured.milliseconds, 0.1 * measured.milliseconds)
+        << measured.m << "x" << measured.k << "x" << measured.n;
+  }
+}
+
 TEST(PipelineCostModel, ChunksShortenTheTailOfACommunicationBoundRing) {
   // The last block's GEMM waits for the whole transfer with one chunk per
   // block, for half of it with two.

@@ -401,8 +401,11 @@ FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
     return false;
   Operation *call = group[0];
   auto scatter = dyn_cast<ReduceScatterOp>(group[1]);
+  // The ring never writes the rank's own block of the partial result (its
+  // product goes to the result), so nothing else may read it.
   if (!isa<LinearOp, MatmulOp>(call) || !scatter ||
-      scatter.getInput() != call->getResult(0))
+      scatter.getInput() != call->getResult(0) ||
+      !call->getResult(0).hasOneUse())
     return false;
   std::optional<int64_t> blockDim = scatter.getBlockDim(true);
   std::optional<int64_t> streamDim = scatter.getChunkwiseStreamDim();

@@ -179,3 +179,29 @@ func.func @gemm_allreduce_ring(%x: tensor<16x64xf32, #k4>, %w: tensor<32x64xf32,
   %y = fuser.linear %x, %w : (tensor<16x64xf32, #k4>, tensor<32x64xf32, #k>) -> tensor<16x32xf32, #whole4>
   return %y : tensor<16x32xf32, #whole4>
 }
+
+// -----
+
+// GEMM+RS over 4 ranks: the three peers' partials of a chunk land in its
+// slab (slot j - 1 for distance j), which reduce_blocks sums into the
+// result before the local product adds to it.
+// CHECK-LABEL: func.func @gemm_rs_ring_four_ranks
+// CHECK: %[[SLABS:.*]] = hostir.allocate device : memref<2x3x1x2x32xf32>
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: %[[OI:.*]] = hostir.alias_select %{{.*}}[%[[I]]] dim = 1 chunks = 2
+// CHECK: %[[SLAB:.*]] = memref.subview %[[SLABS]][%[[I]], 0, 0, 0, 0]
+// CHECK: scf.for %[[T:.*]] =
+// CHECK: %[[J:.*]] = arith.subi %{{.*}}, %[[T]]
+// CHECK: %[[SLOT:.*]] = arith.subi %[[J]], %{{.*}}
+// CHECK: %[[ARRIVED:.*]] = memref.subview %[[SLAB]][%[[SLOT]], 0, 0, 0]
+// NCCL: hostir.recv %[[ARRIVED]]
+// IPC: hostir.copy %{{.*}}, %[[ARRIVED]]
+// CHECK: hostir.reduce_blocks %[[SLAB]], %[[OI]] kind = sum
+// CHECK: hostir.linear {{.*}}, accumulate %[[OI]] :
+#mesh = #fuser.mesh<[4]>
+#k = #fuser.sharding<#mesh, [[], [0]]>
+#rows = #fuser.sharding<#mesh, [[0], []], stream = {0 : 2}>
+func.func @gemm_rs_ring_four_ranks(%x: tensor<16x64xf32, #k>, %w: tensor<32x64xf32, #k>) -> tensor<16x32xf32, #rows> {
+  %y = fuser.linear %x, %w : (tensor<16x64xf32, #k>, tensor<32x64xf32, #k>) -> tensor<16x32xf32, #rows>
+  return %y : tensor<16x32xf32, #rows>
+}

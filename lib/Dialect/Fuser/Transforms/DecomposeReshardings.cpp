@@ -66,22 +66,38 @@ static void splitPartialLinearBias(LinearOp linear) {
 /// whose input is split along a reduced dim would gather its input. Rewrite
 /// it as the two passes it computes: the mean (per-rank means average into
 /// the global one), then the mean squared difference from it, a sum. Each
-/// is resolved at its reduced size, as softmax's statistics are.
+/// is resolved at its reduced size, as softmax's statistics are. 16-bit
+/// inputs are computed on in f32, as the fused var_mean does; the divisor
+/// is N - correction clamped at 0, as PyTorch's.
 static void splitVarMeanOverSplitDims(VarMeanOp varMean) {
   Value input = varMean.getInput();
+  auto inputType = cast<RankedTensorType>(input.getType());
   ShardingAttr inputSharding = getSharding(input);
   if (!inputSharding || inputSharding.isPartial() ||
+      !inputType.hasStaticShape() ||
       llvm::none_of(varMean.getDims(), [&](int64_t dim) {
         return !inputSharding.getDimAxes(dim).empty();
       }))
     return;
   OpBuilder builder(varMean);
   Location loc = varMean.getLoc();
-  auto inputType = cast<RankedTensorType>(input.getType());
   ArrayRef<int64_t> dims = varMean.getDims();
   bool keepdim = varMean.getKeepdim();
-  Value mean = MeanOp::create(builder, loc, varMean.getMean().getType(), input,
-                              dims, keepdim);
+  Type wide = inputType.getElementTypeBitWidth() < 32
+                  ? builder.getF32Type()
+                  : inputType.getElementType();
+  auto widened = [&](Type type) {
+    return cast<RankedTensorType>(type).clone(wide);
+  };
+  auto convert = [&](Value value, Type type) -> Value {
+    if (value.getType() == type)
+      return value;
+    return CastOp::create(builder, loc, type, value);
+  };
+  Value x = convert(input, widened(inputType));
+  Type meanType = varMean.getMean().getType();
+  Value mean = MeanOp::create(builder, loc, widened(meanType), x, dims,
+                              keepdim);
   // The mean in every position of the input it summarizes.
   SmallVector<int64_t> meanDims;
   int64_t count = 1;
@@ -92,19 +108,22 @@ static void splitVarMeanOverSplitDims(VarMeanOp varMean) {
     if (keepdim || !reduced)
       meanDims.push_back(dim);
   }
-  Value spread = BroadcastOp::create(builder, loc, inputType, mean,
-                                     builder.getDenseI64ArrayAttr(meanDims));
-  Value centered = SubOp::create(builder, loc, inputType, input, spread);
-  Value squares = MulOp::create(builder, loc, inputType, centered, centered);
+  Value spread =
+      BroadcastOp::create(builder, loc, x.getType(), mean,
+                          builder.getDenseI64ArrayAttr(meanDims));
+  Value centered = SubOp::create(builder, loc, x.getType(), x, spread);
+  Value squares = MulOp::create(builder, loc, x.getType(), centered, centered);
   Type varianceType = varMean.getVariance().getType();
-  Value sum =
-      SumOp::create(builder, loc, varianceType, squares, dims, keepdim);
+  Value sum = SumOp::create(builder, loc, widened(varianceType), squares,
+                            dims, keepdim);
   Value divisor = FullOp::create(
-      builder, loc, varianceType,
-      builder.getF64FloatAttr(double(count - varMean.getCorrection())));
-  Value variance = DivOp::create(builder, loc, varianceType, sum, divisor);
-  varMean.getVariance().replaceAllUsesWith(variance);
-  varMean.getMean().replaceAllUsesWith(mean);
+      builder, loc, widened(varianceType),
+      builder.getF64FloatAttr(
+          double(std::max<int64_t>(0, count - varMean.getCorrection()))));
+  Value variance =
+      DivOp::create(builder, loc, widened(varianceType), sum, divisor);
+  varMean.getVariance().replaceAllUsesWith(convert(variance, varianceType));
+  varMean.getMean().replaceAllUsesWith(convert(mean, meanType));
   varMean.erase();
 }
 
@@ -291,10 +310,14 @@ struct DecomposeReshardingsPass
     getOperation().walk([&](LinearOp linear) { linears.push_back(linear); });
     for (LinearOp linear : linears)
       splitPartialLinearBias(linear);
-    SmallVector<VarMeanOp> varMeans;
-    getOperation().walk([&](VarMeanOp op) { varMeans.push_back(op); });
-    for (VarMeanOp varMean : varMeans)
-      splitVarMeanOverSplitDims(varMean);
+    // Placed before, the statistics' input is gathered anyway: the two
+    // passes would gather it twice.
+    if (*where != ReshardPlacement::Before) {
+      SmallVector<VarMeanOp> varMeans;
+      getOperation().walk([&](VarMeanOp op) { varMeans.push_back(op); });
+      for (VarMeanOp varMean : varMeans)
+        splitVarMeanOverSplitDims(varMean);
+    }
 
     SmallVector<ShardingRuleOpInterface> ops;
     getOperation().walk(

@@ -322,8 +322,8 @@ func.func @partial_read_twice(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[], [
 
 // var_mean over a split dim: the mean (an avg allreduce at the reduced
 // size), then the sum of squared differences from it (a sum allreduce)
-// divided by N - correction; the input is not gathered (with `before`,
-// which converts operands, the mean's input is, as for any reduction).
+// divided by N - correction; the input is not gathered. With `before`,
+// which converts operands, var_mean's input is gathered once, whole.
 // CHECK-LABEL: func.func @var_mean_over_split_dim
 // CHECK: %[[LOCAL_MEAN:.*]] = fuser.mean %{{.*}} dims = [1] :
 // CHECK: %[[MEAN:.*]] = fuser.comm.allreduce %[[LOCAL_MEAN]] axis = 0 : {{.*}}partial = {0 : avg}
@@ -337,7 +337,9 @@ func.func @partial_read_twice(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[], [
 // CHECK-NOT: fuser.comm
 // CHECK: return %[[VAR]], %[[MEAN]]
 // BEFORE-LABEL: func.func @var_mean_over_split_dim
-// BEFORE: fuser.comm.allgather
+// BEFORE-COUNT-1: fuser.comm.allgather
+// BEFORE-NOT: fuser.comm
+// BEFORE: fuser.var_mean
 // AFTER-LABEL: func.func @var_mean_over_split_dim
 // AFTER-NOT: fuser.comm.allgather
 #mesh = #fuser.mesh<[2]>
@@ -346,4 +348,24 @@ func.func @partial_read_twice(%x: tensor<8x16xf32, #fuser.sharding<#mesh, [[], [
 func.func @var_mean_over_split_dim(%x: tensor<8x16xf32, #cols>) -> (tensor<8xf32, #replicated>, tensor<8xf32, #replicated>) {
   %v, %m = fuser.var_mean %x dims = [1] : tensor<8x16xf32, #cols> -> tensor<8xf32, #replicated>, tensor<8xf32, #replicated>
   return %v, %m : tensor<8xf32, #replicated>, tensor<8xf32, #replicated>
+}
+
+// -----
+
+// bf16 statistics are computed in f32 (as the fused var_mean does) and
+// rounded once; a correction of N or more divides by 0, as PyTorch does.
+// CHECK-LABEL: func.func @var_mean_bf16
+// CHECK: %[[WIDE:.*]] = fuser.cast %{{.*}} : tensor<8x16xbf16, {{.*}}> -> tensor<8x16xf32
+// CHECK: fuser.mean %[[WIDE]] dims = [1] keepdim : {{.*}} -> tensor<8x1xf32
+// CHECK: fuser.sum {{.*}} -> tensor<8x1xf32
+// CHECK: fuser.full 0.000000e+00 : tensor<8x1xf32
+// CHECK: fuser.div
+// CHECK: fuser.cast {{.*}} -> tensor<8x1xbf16
+// CHECK: fuser.cast {{.*}} -> tensor<8x1xbf16
+#mesh = #fuser.mesh<[2]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#replicated = #fuser.sharding<#mesh, [[], []]>
+func.func @var_mean_bf16(%x: tensor<8x16xbf16, #cols>) -> (tensor<8x1xbf16, #replicated>, tensor<8x1xbf16, #replicated>) {
+  %v, %m = fuser.var_mean %x dims = [1] keepdim {correction = 20 : i64} : tensor<8x16xbf16, #cols> -> tensor<8x1xbf16, #replicated>, tensor<8x1xbf16, #replicated>
+  return %v, %m : tensor<8x1xbf16, #replicated>, tensor<8x1xbf16, #replicated>
 }

@@ -48,7 +48,7 @@ struct PipelineCalibration {
   /// `sustainedFlopsPerSecond`: long kernels run into the power limit.
   double sustainedAboveFlop;
   double sustainedFlopsPerSecond;
-  /// Device memory bytes per second (the ring's final reduction).
+  /// Device memory bytes per second (copies and reductions of blocks).
   double memoryBytesPerSecond;
   LinkCalibration nccl;
   LinkCalibration copyEngine;
@@ -87,8 +87,8 @@ double estimatePipeline(const PipelineProblem &problem, Pipelining mode,
                         int64_t chunks, const PipelineCalibration &machine);
 
 /// The fastest plan among no overlap, the collective pipeline in 2, 4 or 8
-/// chunks and the ring in 1, 2 or 4 chunks per block, of those whose chunks
-/// divide each rank's block of rows.
+/// chunks and the ring in 1, 2 or 4 chunks per block (2 or 4 for a ring
+/// that reduces), of those whose chunks divide each rank's block of rows.
 PipelinePlan choosePipeline(const PipelineProblem &problem,
                             const PipelineCalibration &machine);
 
