@@ -189,10 +189,15 @@ bool fuser::parseProgramMetadata(const std::string &text,
                                  std::string &error) {
   try {
     Json document = Reader(text).readDocument();
-    if (document.at("format").text() != "fuser-program" ||
-        document.at("version").number != 2)
-      throw std::runtime_error("not version 2 of the fuser-program format; "
-                               "recompile the program with this fuser-compile");
+    if (document.at("format").text() != "fuser-program")
+      throw std::runtime_error("not a fuser-program library");
+    if (document.at("version").number != FUSER_PROGRAM_ABI_VERSION)
+      throw std::runtime_error(
+          "built for version " +
+          std::to_string(static_cast<int64_t>(document.at("version").number)) +
+          " of the runtime's calls, this runtime has version " +
+          std::to_string(FUSER_PROGRAM_ABI_VERSION) +
+          "; recompile the program with this fuser-compile");
     metadata.target = document.at("target").text();
     for (const Json &program : document.at("programs").items()) {
       ProgramSpec spec;

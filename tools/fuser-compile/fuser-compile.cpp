@@ -189,7 +189,7 @@ std::string writeMetadata(ArrayRef<ProgramInfo> programs) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
     json.attribute("format", "fuser-program");
-    json.attribute("version", 2);
+    json.attribute("version", FUSER_PROGRAM_ABI_VERSION);
     json.attribute("target", target == HostTarget::CUDA ? "cuda" : "cpu");
     if (target == HostTarget::CUDA)
       json.attribute("chip", chip);

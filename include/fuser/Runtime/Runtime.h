@@ -23,6 +23,12 @@
 extern "C" {
 #endif
 
+/* The version of the calls compiled programs make, written into each
+ * program library's metadata (its fuser-program format version): a library
+ * built for another version is refused when it is loaded, not run with
+ * mismatched arguments. Raised with every change to a call's arguments. */
+#define FUSER_PROGRAM_ABI_VERSION 3
+
 typedef enum FuserStatus { FUSER_OK = 0, FUSER_FAILED = 1 } FuserStatus;
 
 /* Element types (the tensor element types of fuser programs). */
