@@ -15,7 +15,8 @@ build_benchmark() {
 # the GPU machine, PyTorch's step under mpirun, then ours (each library
 # under mpirun through fuser-exec), then the report: <name>.md (also
 # printed) and <name>.json in the result folder. Inputs and expected
-# outputs live in a temporary folder removed at the end.
+# outputs live in a temporary folder removed at the end. FUSER_BENCH_VARIANTS
+# (comma-separated labels) runs only those of ours.
 run_benchmark() {
   local bench=$1 name=$2 artifacts build results=$5 work
   artifacts=$(cd "$3" && pwd)
@@ -30,7 +31,8 @@ run_benchmark() {
   export NCCL_NVLS_ENABLE=0
   local forwarded=(-x NCCL_NVLS_ENABLE)
   [ -z "${CUDA_DEVICE_MAX_CONNECTIONS+set}" ] || forwarded+=(-x CUDA_DEVICE_MAX_CONNECTIONS)
-  local started=$SECONDS status=0
+  local started=$SECONDS status=0 only=()
+  [ -z "${FUSER_BENCH_VARIANTS:-}" ] || only=(--variants "$FUSER_BENCH_VARIANTS")
   # A failed (or hung: a minute is the norm) PyTorch step leaves ours to
   # run without PyTorch's inputs.
   timeout --kill-after=30 600 mpirun --allow-run-as-root -np 2 "${forwarded[@]}" \
@@ -38,7 +40,8 @@ run_benchmark() {
     echo "PyTorch's step failed (exit $?): the report has no PyTorch numbers"
   echo "$name: PyTorch took $((SECONDS - started)) s"
   LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    python3 "$bench" ours "$artifacts" "$build/bin/fuser-exec" "$work" || status=$?
+    python3 "$bench" ours "$artifacts" "$build/bin/fuser-exec" "$work" "${only[@]}" ||
+    status=$?
   echo "$name: PyTorch and ours took $((SECONDS - started)) s"
   python3 "$bench" report "$work" "$results/$name.md" "$results/$name.json" || status=$?
   return "$status"
