@@ -88,6 +88,10 @@ private:
                   int64_t streamDim, int64_t chunks, Value shared);
   /// The team member `distance` places on from the rank (or back).
   Value ringPeer(const Ring &ring, Value distance, bool forward);
+  /// Emits `body` in a loop over the distances 1, ..., n - 1 to the peers.
+  LogicalResult
+  emitForEachPeerDistance(const Ring &ring,
+                          function_ref<LogicalResult(Value distance)> body);
   /// The chunk and peers of pipeline step `step`: distances 0, 1, ....
   RingStep beginRingStep(const Ring &ring, Value step);
   /// Chunk `chunk` of block `block` of `buffer`.

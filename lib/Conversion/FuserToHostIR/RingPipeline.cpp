@@ -56,6 +56,16 @@ Value HostLowering::ringPeer(const Ring &ring, Value distance, bool forward) {
   return arith::RemUIOp::create(builder, loc, shifted, size);
 }
 
+LogicalResult HostLowering::emitForEachPeerDistance(
+    const Ring &ring, function_ref<LogicalResult(Value distance)> body) {
+  auto loop =
+      scf::ForOp::create(builder, ring.loc, index(ring.loc, 1),
+                         index(ring.loc, ring.size), index(ring.loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  return body(loop.getInductionVar());
+}
+
 HostLowering::RingStep HostLowering::beginRingStep(const Ring &ring,
                                                    Value step) {
   Value size = index(ring.loc, ring.size);
@@ -116,20 +126,16 @@ void HostLowering::emitRingEpilogue(const Ring &ring) {
   if (!ring.handles)
     return;
   Location loc = ring.loc;
-  for (bool signal : {true, false}) {
-    auto loop = scf::ForOp::create(builder, loc, index(loc, 1),
-                                   index(loc, ring.size), index(loc, 1));
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(loop.getBody()->getTerminator());
-    Value distance = loop.getInductionVar();
-    if (signal)
-      hostir::IpcSignalOp::create(
-          builder, loc, ring.handles,
-          ringPeer(ring, distance, /*forward=*/false));
-    else
-      hostir::IpcWaitOp::create(builder, loc, ring.handles,
-                                ringPeer(ring, distance, /*forward=*/true));
-  }
+  (void)emitForEachPeerDistance(ring, [&](Value distance) {
+    hostir::IpcSignalOp::create(builder, loc, ring.handles,
+                                ringPeer(ring, distance, /*forward=*/false));
+    return success();
+  });
+  (void)emitForEachPeerDistance(ring, [&](Value distance) {
+    hostir::IpcWaitOp::create(builder, loc, ring.handles,
+                              ringPeer(ring, distance, /*forward=*/true));
+    return success();
+  });
 }
 
 /// The memory of the buffer a ring shares with its team: CUDA IPC exports
@@ -288,29 +294,28 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
         accumulate);
   };
 
-  auto steps = scf::ForOp::create(builder, loc, index(loc, 1),
-                                  index(loc, ring.size), index(loc, 1));
-  {
-    OpBuilder::InsertionGuard inside(builder);
-    builder.setInsertionPoint(steps.getBody()->getTerminator());
-    // Distances n - 1, ..., 1.
-    Value distance = arith::SubIOp::create(builder, loc, index(loc, ring.size),
-                                           steps.getInductionVar());
-    Value forward = ringPeer(ring, distance, /*forward=*/true);
-    Value backward = ringPeer(ring, distance, /*forward=*/false);
-    Value computed = ringView(ring, partial, forward, chunk);
-    if (failed(emitProduct(forward, computed, /*accumulate=*/false)))
-      return failure();
-    Value arrived = slab ? slotOf(loc, slab,
-                                  arith::SubIOp::create(builder, loc, distance,
-                                                        index(loc, 1)))
-                         : resultChunk;
-    emitRingTransfer(ring, computed, forward, arrived, backward, [&] {
-      Value peer = hostir::IpcPeerBufferOp::create(builder, loc, partialType,
-                                                   ring.handles, backward);
-      return ringView(ring, peer, ring.self, chunk);
-    });
-  }
+  if (failed(emitForEachPeerDistance(ring, [&](Value step) {
+        // Distances n - 1, ..., 1.
+        Value distance =
+            arith::SubIOp::create(builder, loc, index(loc, ring.size), step);
+        Value forward = ringPeer(ring, distance, /*forward=*/true);
+        Value backward = ringPeer(ring, distance, /*forward=*/false);
+        Value computed = ringView(ring, partial, forward, chunk);
+        if (failed(emitProduct(forward, computed, /*accumulate=*/false)))
+          return failure();
+        Value arrived =
+            slab ? slotOf(loc, slab,
+                          arith::SubIOp::create(builder, loc, distance,
+                                                index(loc, 1)))
+                 : resultChunk;
+        emitRingTransfer(ring, computed, forward, arrived, backward, [&] {
+          Value peer = hostir::IpcPeerBufferOp::create(
+              builder, loc, partialType, ring.handles, backward);
+          return ringView(ring, peer, ring.self, chunk);
+        });
+        return success();
+      })))
+    return failure();
   if (slab)
     hostir::ReduceBlocksOp::create(
         builder, loc, slab, resultChunk,
@@ -336,21 +341,17 @@ void HostLowering::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
   Value own = chunkOf(loc, reduced, chunk, ring.streamDim, ring.chunks);
   hostir::CopyOp::create(builder, loc, own,
                          ringView(ring, gathered, ring.self, chunk));
-  auto steps = scf::ForOp::create(builder, loc, index(loc, 1),
-                                  index(loc, ring.size), index(loc, 1));
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(steps.getBody()->getTerminator());
-  Value distance = steps.getInductionVar();
-  Value forward = ringPeer(ring, distance, /*forward=*/true);
-  Value backward = ringPeer(ring, distance, /*forward=*/false);
-  emitRingTransfer(ring, own, forward,
-                   ringView(ring, gathered, backward, chunk), backward, [&] {
-                     Value peer = hostir::IpcPeerBufferOp::create(
-                         builder, loc, reduced.getType(), ring.handles,
-                         backward);
-                     return chunkOf(loc, peer, chunk, ring.streamDim,
-                                    ring.chunks);
-                   });
+  (void)emitForEachPeerDistance(ring, [&](Value distance) {
+    Value backward = ringPeer(ring, distance, /*forward=*/false);
+    emitRingTransfer(
+        ring, own, ringPeer(ring, distance, /*forward=*/true),
+        ringView(ring, gathered, backward, chunk), backward, [&] {
+          Value peer = hostir::IpcPeerBufferOp::create(
+              builder, loc, reduced.getType(), ring.handles, backward);
+          return chunkOf(loc, peer, chunk, ring.streamDim, ring.chunks);
+        });
+    return success();
+  });
 }
 
 /// The ring form of `group` when it has one: an allgather whose result only

@@ -110,12 +110,21 @@ static bool isPlain(const Pipeline &pipeline, Value split) {
   });
 }
 
+/// The dim `axis` splits when no other mesh axis splits it too.
+static std::optional<int64_t> getDimSplitByAlone(ShardingAttr sharding,
+                                                 int64_t axis) {
+  std::optional<int64_t> dim = sharding.getDimSplitBy(axis);
+  if (!dim || sharding.getDimAxes(*dim) != ArrayRef<int64_t>{axis})
+    return std::nullopt;
+  return dim;
+}
+
 /// AG+GEMM: every user of the gathered value reads it as its rows.
 static std::optional<Pipeline> matchAllgather(AllgatherOp gather) {
   ShardingAttr input = getSharding(gather.getInput());
   auto axis = static_cast<int64_t>(gather.getAxis());
-  std::optional<int64_t> dim = input.getDimSplitBy(axis);
-  if (!dim || input.getDimAxes(*dim) != ArrayRef<int64_t>{axis})
+  std::optional<int64_t> dim = getDimSplitByAlone(input, axis);
+  if (!dim)
     return std::nullopt;
   Pipeline pipeline{Kind::AllgatherGemm, gather, {}, *dim, axis,
                     input.getMesh().getAxisSize(axis), 0, true};
@@ -158,8 +167,8 @@ static Operation *getOnlyProducerCall(Operation *communication, int64_t dim) {
 static std::optional<Pipeline> matchReduceScatter(ReduceScatterOp scatter) {
   ShardingAttr result = getSharding(scatter.getResult());
   auto axis = static_cast<int64_t>(scatter.getAxis());
-  std::optional<int64_t> dim = result.getDimSplitBy(axis);
-  if (!dim || result.getDimAxes(*dim) != ArrayRef<int64_t>{axis})
+  std::optional<int64_t> dim = getDimSplitByAlone(result, axis);
+  if (!dim)
     return std::nullopt;
   Operation *call = getOnlyProducerCall(scatter, *dim);
   if (!call)
