@@ -373,9 +373,8 @@ static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
 /// divide each rank's block. Chunks of the whole dim are as many chunks of
 /// each block for the collective pipeline (each step moves as many rows),
 /// and each block in that many chunks' share for the ring, whose steps
-/// take one member's block at a time. A ring that reduces overlaps only
-/// across chunks (each chunk's local GEMM adds to what the peers sent):
-/// it takes at least 2.
+/// take one member's block at a time; a ring runs at least the chunks
+/// getMinRingChunks gives where they divide the block.
 static Plan getRequestedPlan(const Pipeline &pipeline, Pipelining mode) {
   int64_t chunks = pipeline.requestedChunks;
   if (mode == Pipelining::None)
@@ -383,9 +382,11 @@ static Plan getRequestedPlan(const Pipeline &pipeline, Pipelining mode) {
   if (mode == Pipelining::Ring && !pipeline.chunksOfBlock)
     chunks = std::max<int64_t>(1, chunks / pipeline.teamSize);
   int64_t block = pipeline.getBlockRows();
-  if (mode == Pipelining::Ring && pipeline.kind != Kind::AllgatherGemm &&
-      block % 2 == 0)
-    chunks = std::max<int64_t>(chunks, 2);
+  if (mode == Pipelining::Ring) {
+    int64_t fewest = getMinRingChunks(pipeline.kind);
+    if (block % fewest == 0)
+      chunks = std::max(chunks, fewest);
+  }
   while (block % chunks != 0)
     --chunks;
   return {mode, chunks};

@@ -258,6 +258,10 @@ static double estimateRing(const PipelineProblem &problem, int64_t chunks,
   return schedule.run(link);
 }
 
+int64_t mlir::fuser::getMinRingChunks(PipelineProblem::Kind kind) {
+  return kind == PipelineProblem::Kind::AllgatherGemm ? 1 : 2;
+}
+
 double mlir::fuser::estimatePipeline(const PipelineProblem &problem,
                                      Pipelining mode, int64_t chunks,
                                      const PipelineCalibration &machine) {
@@ -304,10 +308,8 @@ PipelinePlan mlir::fuser::choosePipeline(const PipelineProblem &problem,
   };
   for (int64_t chunks : {2, 4, 8})
     consider(Pipelining::Collective, chunks);
-  // A reducing ring overlaps only across chunks.
-  bool reduces = problem.kind != PipelineProblem::Kind::AllgatherGemm;
   for (int64_t chunks : {1, 2, 4})
-    if (chunks > 1 || !reduces)
+    if (chunks >= getMinRingChunks(problem.kind))
       consider(Pipelining::Ring, chunks);
   return best;
 }

@@ -82,6 +82,11 @@ struct PipelinePlan {
   double seconds;
 };
 
+/// The fewest chunks per block a ring of `kind` runs in: a ring that
+/// reduces (GEMM+RS, GEMM+allreduce) adds each chunk's local product to
+/// what the peers sent, so it overlaps only across chunks.
+int64_t getMinRingChunks(PipelineProblem::Kind kind);
+
 /// The estimated time of `mode` with `chunks`.
 double estimatePipeline(const PipelineProblem &problem, Pipelining mode,
                         int64_t chunks, const PipelineCalibration &machine);
