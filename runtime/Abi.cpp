@@ -83,6 +83,27 @@ bool sameDType(const char *what,
   return true;
 }
 
+/// Whether `activation` is one the products apply to `dtype`; fails
+/// naming `what` otherwise.
+bool checkActivation(const char *what, FuserActivation activation,
+                     FuserDType dtype) {
+  if (activation == FUSER_ACTIVATION_NONE)
+    return true;
+  if (activation != FUSER_ACTIVATION_GELU_TANH &&
+      activation != FUSER_ACTIVATION_RELU) {
+    fail(std::string(what) + ": unknown activation " +
+         std::to_string(static_cast<int>(activation)));
+    return false;
+  }
+  if (dtype != FUSER_F32 && dtype != FUSER_F16 && dtype != FUSER_BF16 &&
+      dtype != FUSER_F64) {
+    fail(std::string(what) + ": an activation needs floating-point " +
+         "elements, not " + fuser_dtype_name(dtype));
+    return false;
+  }
+  return true;
+}
+
 int64_t teamSize(const FuserTeam &team) {
   return static_cast<int64_t>(team.members.size());
 }
@@ -368,9 +389,11 @@ FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {
 }
 
 FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
-                         const FuserBuffer *out, int32_t accumulate) {
+                         const FuserBuffer *out, int32_t accumulate,
+                         FuserActivation activation) {
   int64_t rank = lhs->rank;
-  if (!sameDType("matmul", {lhs, rhs, out}))
+  if (!sameDType("matmul", {lhs, rhs, out}) ||
+      !checkActivation("matmul", activation, lhs->dtype))
     return FUSER_FAILED;
   // A matrix rhs is shared by every batch entry.
   bool sharedRhs = rhs->rank == 2;
@@ -385,13 +408,14 @@ FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
       out->sizes[rank - 1] != rhs->sizes[rhsRank - 1])
     return fail("matmul: shapes " + describe(*lhs) + " x " + describe(*rhs) +
                 " -> " + describe(*out) + " do not fit");
-  return getBackend().matmul(*lhs, *rhs, *out, accumulate != 0);
+  return getBackend().matmul(*lhs, *rhs, *out, accumulate != 0, activation);
 }
 
 FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
                          const FuserBuffer *bias, const FuserBuffer *out,
-                         int32_t accumulate) {
-  if (!sameDType("linear", {input, weight, bias, out}))
+                         int32_t accumulate, FuserActivation activation) {
+  if (!sameDType("linear", {input, weight, bias, out}) ||
+      !checkActivation("linear", activation, input->dtype))
     return FUSER_FAILED;
   int64_t rank = input->rank;
   bool vector = weight->rank == 1;
@@ -412,7 +436,8 @@ FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
                 describe(*weight) +
                 (bias ? ", bias " + describe(*bias) : std::string()) +
                 " -> " + describe(*out) + " do not fit");
-  return getBackend().linear(*input, *weight, bias, *out, accumulate != 0);
+  return getBackend().linear(*input, *weight, bias, *out, accumulate != 0,
+                             activation);
 }
 
 FuserStatus fuser_reduce_blocks(const FuserBuffer *input,

@@ -70,10 +70,12 @@ public:
 
   // Library calls, shapes and element types checked by the caller.
   virtual FuserStatus matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
-                             const FuserBuffer &out, bool accumulate) = 0;
+                             const FuserBuffer &out, bool accumulate,
+                             FuserActivation activation) = 0;
   virtual FuserStatus linear(const FuserBuffer &input,
                              const FuserBuffer &weight, const FuserBuffer *bias,
-                             const FuserBuffer &out, bool accumulate) = 0;
+                             const FuserBuffer &out, bool accumulate,
+                             FuserActivation activation) = 0;
   virtual FuserStatus reduceBlocks(const FuserBuffer &input,
                                    const FuserBuffer &out,
                                    FuserReduction kind) = 0;

@@ -50,6 +50,8 @@ struct MatmulProblem {
   int64_t biasStride = 0;
   /// out += the product (and bias) instead of out = it.
   bool accumulate = false;
+  /// Applied to each element of out last.
+  FuserActivation activation = FUSER_ACTIVATION_NONE;
 
   /// Whether there is nothing to compute (a size is 0).
   bool isEmpty() const {
@@ -137,9 +139,11 @@ inline char *getStart(const FuserBuffer &buffer) {
 /// fuser_matmul's arguments (shapes checked by the caller).
 inline MatmulProblem describeMatmul(const FuserBuffer &lhs,
                                     const FuserBuffer &rhs,
-                                    const FuserBuffer &out, bool accumulate) {
+                                    const FuserBuffer &out, bool accumulate,
+                                    FuserActivation activation) {
   MatmulProblem problem;
   problem.accumulate = accumulate;
+  problem.activation = activation;
   int64_t rank = lhs.rank;
   problem.dtype = lhs.dtype;
   problem.m = lhs.sizes[rank - 2];
@@ -171,9 +175,11 @@ inline MatmulProblem describeMatmul(const FuserBuffer &lhs,
 inline MatmulProblem describeLinear(const FuserBuffer &input,
                                     const FuserBuffer &weight,
                                     const FuserBuffer *bias,
-                                    const FuserBuffer &out, bool accumulate) {
+                                    const FuserBuffer &out, bool accumulate,
+                                    FuserActivation activation) {
   MatmulProblem problem;
   problem.accumulate = accumulate;
+  problem.activation = activation;
   int64_t rank = input.rank;
   bool vector = weight.rank == 1;
   problem.dtype = input.dtype;

@@ -51,6 +51,7 @@ void ::fuser::buildFuserToHostIRPipeline(
   functions.addPass(passes::createMarkAliases());
   functions.addPass(passes::createInferAllocationOrder());
   functions.addPass(passes::createFinalizeLayouts());
+  functions.addPass(passes::createFuseLibraryEpilogues());
   pm.addPass(passes::createSegment());
   passes::VerifyStageOptions segmented;
   segmented.stage = "segmented";

@@ -9,9 +9,12 @@
 // BIAS epilogue adds it. An out whose columns are contiguous, or that is a
 // single column, is D itself (D = A B); a bias is then written to out
 // first and the product added to it (beta = 1). A product that
-// accumulates into out is added to it (beta = 1) the same way. Batch dims that
-// collapse to one strided dim become one strided-batched call; any others are
-// looped over, one call each.
+// accumulates into out is added to it (beta = 1) the same way. An
+// activation is the epilogue's too (GELU, RELU, or with the bias
+// GELU_BIAS, RELU_BIAS: cuBLASLt applies it to the sum, C included); for
+// f64, and a product over k = 0, a kernel applies it afterwards. Batch dims
+// that collapse to one strided dim become one strided-batched call; any
+// others are looped over, one call each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +79,18 @@ cublasStatus_t setPreference(cublasLtMatmulPreference_t preference,
                                               sizeof(value));
 }
 
+/// The epilogue that adds the key's bias and applies its activation.
+cublasLtEpilogue_t getEpilogue(const MatmulKey &key) {
+  switch (key.activation) {
+  case FUSER_ACTIVATION_GELU_TANH:
+    return key.bias ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU;
+  case FUSER_ACTIVATION_RELU:
+    return key.bias ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU;
+  default:
+    return key.bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+  }
+}
+
 /// "bf16 [4096, 1024] = N [4096, 512] x T [512, 1024] (ld 4096, 1024,
 /// 4096), batch 1, bias", for messages.
 std::string describeKey(const MatmulKey &key) {
@@ -94,14 +109,17 @@ std::string describeKey(const MatmulKey &key) {
   };
   auto transpose = [](int32_t op) { return op == CUBLAS_OP_N ? "N" : "T"; };
   return std::string(name(key.dataType)) + " column-major [" +
-         std::to_string(key.m) + ", " + std::to_string(key.n) + "] = " +
-         transpose(key.transA) + "(A) [" + std::to_string(key.m) + ", " +
-         std::to_string(key.k) + "] x " + transpose(key.transB) + "(B) [" +
-         std::to_string(key.k) + ", " + std::to_string(key.n) + "] (ld " +
-         std::to_string(key.lda) + ", " + std::to_string(key.ldb) + ", " +
-         std::to_string(key.ldd) + "), batch " +
+         std::to_string(key.m) + ", " + std::to_string(key.n) +
+         "] = " + transpose(key.transA) + "(A) [" + std::to_string(key.m) +
+         ", " + std::to_string(key.k) + "] x " + transpose(key.transB) +
+         "(B) [" + std::to_string(key.k) + ", " + std::to_string(key.n) +
+         "] (ld " + std::to_string(key.lda) + ", " + std::to_string(key.ldb) +
+         ", " + std::to_string(key.ldd) + "), batch " +
          std::to_string(key.batchCount) + (key.bias ? ", bias" : "") +
          (key.accumulate ? ", accumulating" : "") +
+         (key.activation == FUSER_ACTIVATION_GELU_TANH ? ", gelu (tanh)"
+          : key.activation == FUSER_ACTIVATION_RELU    ? ", relu"
+                                                       : "") +
          ", alignments " + std::to_string(key.alignA) + "/" +
          std::to_string(key.alignB) + "/" + std::to_string(key.alignD) + " B";
 }
@@ -132,14 +150,16 @@ FuserStatus MatmulEngine::getPlan(const MatmulKey &key, const void *bias,
                           static_cast<int32_t>(key.transB)),
                   op, "cublasLtMatmulDescSetAttribute"))
     return FUSER_FAILED;
-  if (key.bias &&
-      (checkCublas(setDesc(created->desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
-                           static_cast<uint32_t>(CUBLASLT_EPILOGUE_BIAS)),
-                   op, "cublasLtMatmulDescSetAttribute") ||
-       // The heuristic reads the pointer's alignment.
-       checkCublas(setDesc(created->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
-                           bias),
-                   op, "cublasLtMatmulDescSetAttribute")))
+  cublasLtEpilogue_t epilogue = getEpilogue(key);
+  if (epilogue != CUBLASLT_EPILOGUE_DEFAULT &&
+      checkCublas(setDesc(created->desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
+                          static_cast<uint32_t>(epilogue)),
+                  op, "cublasLtMatmulDescSetAttribute"))
+    return FUSER_FAILED;
+  // The heuristic reads the pointer's alignment.
+  if (key.bias && checkCublas(setDesc(created->desc,
+                                      CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias),
+                              op, "cublasLtMatmulDescSetAttribute"))
     return FUSER_FAILED;
 
   bool aN = key.transA == CUBLAS_OP_N, bN = key.transB == CUBLAS_OP_N;
@@ -323,11 +343,13 @@ FuserStatus failLayout(const char *op, const MatmulOperand &operand) {
               "1, the other a stride of at least the first's size)");
 }
 
-/// out[..., i, j] = bias[j], or 0 without a bias (added to out when the
-/// problem accumulates): a product over k = 0, or the start of one that
-/// adds to it.
-FuserStatus fillWithBias(const MatmulProblem &problem, const char *op,
-                         cudaStream_t stream) {
+/// out[..., i, j] = activation(bias[j], or 0 without a bias (added to out
+/// when `accumulate`)): a product over k = 0; the start of one that adds
+/// to the bias (no activation); or, accumulating without a bias, the
+/// activation of a finished product.
+FuserStatus fillProduct(const MatmulProblem &problem, const void *bias,
+                        bool accumulate, FuserActivation activation,
+                        const char *op, cudaStream_t stream) {
   KernelView view;
   if (problem.batch.size() + 2 > static_cast<size_t>(kMaxKernelRank))
     return fail(std::string(op) + ": more than " +
@@ -341,9 +363,9 @@ FuserStatus fillWithBias(const MatmulProblem &problem, const char *op,
   view.strides[view.rank++] = out.rowStride;
   view.sizes[view.rank] = problem.n;
   view.strides[view.rank++] = out.colStride;
-  return checkCuda(launchFillProduct(out.data, view, problem.bias,
-                                     problem.biasStride, problem.accumulate,
-                                     problem.dtype, stream),
+  return checkCuda(launchFillProduct(out.data, view, bias, problem.biasStride,
+                                     accumulate, activation, problem.dtype,
+                                     stream),
                    op, "a kernel launch");
 }
 
@@ -362,7 +384,8 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
     return FUSER_FAILED;
   cudaStream_t stream = backend.getStream();
   if (problem.k == 0)
-    return fillWithBias(problem, op, stream);
+    return fillProduct(problem, problem.bias, problem.accumulate,
+                       problem.activation, op, stream);
 
   const MatmulOperand &a = problem.operands[MatmulProblem::A],
                       &b = problem.operands[MatmulProblem::B],
@@ -380,9 +403,9 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
   Layout d = transposed ? transposedD : plainD;
   // A bias the epilogue cannot add (one value per column of D, or one not
   // contiguous) is written to out first, and the product added to it.
-  bool epilogue = problem.bias && transposed &&
-                  (n == 1 || problem.biasStride == 1);
-  bool prefill = problem.bias && !epilogue;
+  bool biasInEpilogue =
+      problem.bias && transposed && (n == 1 || problem.biasStride == 1);
+  bool prefill = problem.bias && !biasInEpilogue;
   // cuBLASLt's A and B: B^T and A^T, or A and B.
   const MatmulOperand &first = transposed ? b : a, &second = transposed ? a : b;
   int operandOf[2] = {transposed ? MatmulProblem::B : MatmulProblem::A,
@@ -408,10 +431,15 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
   key.lda = layoutA.ld;
   key.ldb = layoutB.ld;
   key.ldd = d.ld;
-  key.bias = epilogue;
+  key.bias = biasInEpilogue;
   // out holds what the product is added to: the bias written first, or
   // the caller's values.
   key.accumulate = prefill || problem.accumulate;
+  // cuBLASLt's f64 products have no activation epilogues.
+  bool activationAfter =
+      problem.activation != FUSER_ACTIVATION_NONE && type == CUDA_R_64F;
+  if (!activationAfter)
+    key.activation = problem.activation;
 
   // The innermost batch dim is cuBLASLt's strided batch, unless an operand
   // stays put along it; the others are looped over.
@@ -437,9 +465,10 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
   key.alignA = getAlignment(first.data, {outerStrides(operandOf[0])});
   key.alignB = getAlignment(second.data, {outerStrides(operandOf[1])});
   key.alignD = getAlignment(out.data, {outerStrides(MatmulProblem::Out)});
-  if (epilogue)
+  if (biasInEpilogue)
     key.alignBias = getAlignment(problem.bias, {});
-  if (prefill && fillWithBias(problem, op, stream))
+  if (prefill && fillProduct(problem, problem.bias, problem.accumulate,
+                             FUSER_ACTIVATION_NONE, op, stream))
     return FUSER_FAILED;
 
   MatmulProblem loop;
@@ -449,8 +478,11 @@ FuserStatus runProblem(const MatmulProblem &problem, const char *op) {
     if (engine.run(key, first.data + offsets[operandOf[0]] * size,
                    second.data + offsets[operandOf[1]] * size,
                    out.data + offsets[MatmulProblem::Out] * size,
-                   epilogue ? problem.bias : nullptr, stream, op))
+                   biasInEpilogue ? problem.bias : nullptr, stream, op))
       return FUSER_FAILED;
+  if (activationAfter)
+    return fillProduct(problem, nullptr, /*accumulate=*/true,
+                       problem.activation, op, stream);
   return FUSER_OK;
 }
 
@@ -472,16 +504,19 @@ bool getKernelView(const FuserBuffer &buffer, KernelView &view) {
 } // namespace
 
 FuserStatus CudaBackend::matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
-                                const FuserBuffer &out, bool accumulate) {
-  return runProblem(describeMatmul(lhs, rhs, out, accumulate), "hostir.matmul");
+                                const FuserBuffer &out, bool accumulate,
+                                FuserActivation activation) {
+  return runProblem(describeMatmul(lhs, rhs, out, accumulate, activation),
+                    "hostir.matmul");
 }
 
 FuserStatus CudaBackend::linear(const FuserBuffer &input,
                                 const FuserBuffer &weight,
                                 const FuserBuffer *bias, const FuserBuffer &out,
-                                bool accumulate) {
-  return runProblem(describeLinear(input, weight, bias, out, accumulate),
-                    "hostir.linear");
+                                bool accumulate, FuserActivation activation) {
+  return runProblem(
+      describeLinear(input, weight, bias, out, accumulate, activation),
+      "hostir.linear");
 }
 
 FuserStatus CudaBackend::reduceBlocks(const FuserBuffer &input,

@@ -43,11 +43,13 @@ cudaError_t launchReduceBlocksStrided(const void *input,
 
 /// Every element of `view` (its last dim of size n) = bias[j * biasStride]
 /// for its last index j, or 0 without a bias: a product over k = 0; with
-/// `accumulate`, that added to the element.
+/// `accumulate`, that added to the element; then `activation` applied
+/// (floating-point types). With `accumulate`, no bias and an activation, it
+/// applies the activation in place.
 cudaError_t launchFillProduct(void *out, const KernelView &view,
                               const void *bias, int64_t biasStride,
-                              bool accumulate, FuserDType dtype,
-                              cudaStream_t stream);
+                              bool accumulate, FuserActivation activation,
+                              FuserDType dtype, cudaStream_t stream);
 
 } // namespace fuser::runtime::cuda
 

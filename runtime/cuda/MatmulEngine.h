@@ -25,8 +25,9 @@ namespace fuser::runtime::cuda {
 constexpr size_t kMatmulWorkspaceBytes = size_t(32) << 20;
 
 /// One cuBLASLt problem, column-major as cuBLASLt sees it:
-/// D [m, n] = op(A) [m, k] * op(B) [k, n] (+ bias[i] on row i of D through
-/// the BIAS epilogue) (+ D as it was, when accumulating), all operands of
+/// D [m, n] = activation(op(A) [m, k] * op(B) [k, n] (+ bias[i] on row i
+/// of D) (+ D as it was, when accumulating)), bias and activation applied
+/// by cuBLASLt's epilogue, all operands of
 /// one type, `batchCount` of them `batchStride*` elements apart. Everything
 /// the algorithm depends on, alignments included.
 struct MatmulKey {
@@ -39,13 +40,15 @@ struct MatmulKey {
   bool bias = false;
   /// beta = 1: D += op(A) op(B).
   bool accumulate = false;
+  /// A FuserActivation the epilogue applies.
+  int32_t activation = FUSER_ACTIVATION_NONE;
   /// Of the start addresses, in bytes (powers of two up to 256).
   uint32_t alignA = 256, alignB = 256, alignD = 256, alignBias = 256;
 
   auto tie() const {
     return std::tie(dataType, transA, transB, m, n, k, lda, ldb, ldd,
                     batchCount, batchStrideA, batchStrideB, batchStrideD, bias,
-                    accumulate, alignA, alignB, alignD, alignBias);
+                    accumulate, activation, alignA, alignB, alignD, alignBias);
   }
   bool operator<(const MatmulKey &other) const { return tie() < other.tie(); }
 };

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Activation.h"
 #include "Kernels.h"
 
 #include <cuda_bf16.h>
@@ -168,16 +169,20 @@ template <typename T>
 __global__ void fillProductKernel(T *__restrict__ out, KernelView view,
                                   const T *__restrict__ bias,
                                   int64_t biasStride, bool accumulate,
+                                  FuserActivation activation,
                                   int64_t elements) {
+  using Acc = typename Element<T>::Acc;
   int64_t n = view.sizes[view.rank - 1];
   for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        e < elements; e += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     T &target = out[offsetOf(view, e)];
-    typename Element<T>::Acc value(0);
+    Acc value(0);
     if (accumulate)
       value += Element<T>::load(target);
     if (bias)
       value += Element<T>::load(bias[(e % n) * biasStride]);
+    if constexpr (std::is_floating_point_v<Acc>)
+      value = fuser::runtime::applyActivation(value, activation);
     target = Element<T>::store(value);
   }
 }
@@ -220,7 +225,8 @@ cudaError_t reduceStrided(const void *input, const KernelView &inputView,
 
 template <typename T>
 cudaError_t fill(void *out, const KernelView &view, const void *bias,
-                 int64_t biasStride, bool accumulate, cudaStream_t stream) {
+                 int64_t biasStride, bool accumulate,
+                 FuserActivation activation, cudaStream_t stream) {
   int64_t elements = 1;
   for (int dim = 0; dim < view.rank; ++dim)
     elements *= view.sizes[dim];
@@ -228,7 +234,7 @@ cudaError_t fill(void *out, const KernelView &view, const void *bias,
     return cudaSuccess;
   fillProductKernel<T><<<getGridSize(elements), kThreads, 0, stream>>>(
       static_cast<T *>(out), view, static_cast<const T *>(bias), biasStride,
-      accumulate, elements);
+      accumulate, activation, elements);
   return cudaGetLastError();
 }
 
@@ -280,9 +286,10 @@ cudaError_t fuser::runtime::cuda::launchReduceBlocksStrided(
 
 cudaError_t fuser::runtime::cuda::launchFillProduct(
     void *out, const KernelView &view, const void *bias, int64_t biasStride,
-    bool accumulate, FuserDType dtype, cudaStream_t stream) {
+    bool accumulate, FuserActivation activation, FuserDType dtype,
+    cudaStream_t stream) {
   return dispatch(dtype, [&](auto type) {
     return fill<decltype(type)>(out, view, bias, biasStride, accumulate,
-                                stream);
+                                activation, stream);
   });
 }

@@ -29,10 +29,11 @@ public:
                    const FuserBuffer &target) override;
 
   FuserStatus matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
-                     const FuserBuffer &out, bool accumulate) override;
+                     const FuserBuffer &out, bool accumulate,
+                     FuserActivation activation) override;
   FuserStatus linear(const FuserBuffer &input, const FuserBuffer &weight,
                      const FuserBuffer *bias, const FuserBuffer &out,
-                     bool accumulate) override;
+                     bool accumulate, FuserActivation activation) override;
   FuserStatus reduceBlocks(const FuserBuffer &input, const FuserBuffer &out,
                            FuserReduction kind) override;
 

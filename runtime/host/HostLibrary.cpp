@@ -16,9 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostBackend.h"
+#include "../Activation.h"
 #include "../Internal.h"
 #include "../MatmulProblem.h"
+#include "HostBackend.h"
 
 #include <algorithm>
 #include <atomic>
@@ -90,14 +91,16 @@ void convert(T *target, int64_t targetStride, const char *source,
   }
 }
 
-/// Stores `count` values (plus `bias` where not null) as `dtype` at
-/// `target`, every `targetStride` elements.
+/// Stores `count` values (plus `bias` where not null, then `activation`)
+/// as `dtype` at `target`, every `targetStride` elements.
 template <typename T>
 void storeValues(char *target, int64_t targetStride, const T *values,
-                 const T *bias, int64_t count, FuserDType dtype) {
+                 const T *bias, FuserActivation activation, int64_t count,
+                 FuserDType dtype) {
   int64_t step = targetStride * static_cast<int64_t>(getElementSize(dtype));
   for (int64_t i = 0; i < count; ++i) {
-    T value = bias ? values[i] + bias[i] : values[i];
+    T value =
+        applyActivation(bias ? values[i] + bias[i] : values[i], activation);
     char *address = target + i * step;
     switch (dtype) {
     case FUSER_F32: {
@@ -242,7 +245,7 @@ public:
       for (int64_t i = 0; i < rows; ++i)
         storeValues(outRow(i, jc), outColStride,
                     block.data() + i * blockColumns, bias ? bias + jc : nullptr,
-                    columns, dtype);
+                    problem.activation, columns, dtype);
     }
   }
 
@@ -446,7 +449,8 @@ void reduceFloats(const char *input, char *out, int64_t blocks,
     if (kind == FUSER_AVG)
       for (int64_t i = 0; i < count; ++i)
         acc[i] /= static_cast<T>(blocks);
-    storeValues<T>(out + e0 * size, 1, acc, nullptr, count, dtype);
+    storeValues<T>(out + e0 * size, 1, acc, nullptr, FUSER_ACTIVATION_NONE,
+                   count, dtype);
   }
 }
 
@@ -467,16 +471,19 @@ int64_t loadInteger(const char *address, FuserDType dtype) {
 using fuser::runtime::host::HostBackend;
 
 FuserStatus HostBackend::matmul(const FuserBuffer &lhs, const FuserBuffer &rhs,
-                                const FuserBuffer &out, bool accumulate) {
-  return runProblem(describeMatmul(lhs, rhs, out, accumulate), "hostir.matmul");
+                                const FuserBuffer &out, bool accumulate,
+                                FuserActivation activation) {
+  return runProblem(describeMatmul(lhs, rhs, out, accumulate, activation),
+                    "hostir.matmul");
 }
 
 FuserStatus HostBackend::linear(const FuserBuffer &input,
                                 const FuserBuffer &weight,
                                 const FuserBuffer *bias, const FuserBuffer &out,
-                                bool accumulate) {
-  return runProblem(describeLinear(input, weight, bias, out, accumulate),
-                    "hostir.linear");
+                                bool accumulate, FuserActivation activation) {
+  return runProblem(
+      describeLinear(input, weight, bias, out, accumulate, activation),
+      "hostir.linear");
 }
 
 FuserStatus HostBackend::reduceBlocks(const FuserBuffer &input,

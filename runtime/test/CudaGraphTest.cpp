@@ -59,7 +59,8 @@ void *execute(const FuserBuffer &x, const FuserBuffer &w) {
               *pool = fuser_stream_from_pool(0);
   fuser_set_current_stream(pool);
   fuser_synchronize_stream(main);
-  EXPECT_EQ(fuser_matmul(&x, &w, &productView, 0), FUSER_OK)
+  EXPECT_EQ(fuser_matmul(&x, &w, &productView, 0, FUSER_ACTIVATION_NONE),
+            FUSER_OK)
       << fuser_last_error();
   fuser_set_current_stream(main);
   fuser_synchronize_stream(pool);

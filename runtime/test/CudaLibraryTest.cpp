@@ -85,19 +85,22 @@ void expectBackendsAgree(const std::vector<HostTensor *> &tensors, size_t out,
   EXPECT_EQ(mismatches, 0) << "of " << host.size() << " elements";
 }
 
-/// With `accumulate`, the product is added to out.
-Call matmulCall(bool accumulate = false) {
-  return [accumulate](const Views &views) {
-    return fuser_matmul(views[0], views[1], views[2], accumulate);
+/// With `accumulate`, the product is added to out; `activation` applies
+/// last.
+Call matmulCall(bool accumulate = false,
+                FuserActivation activation = FUSER_ACTIVATION_NONE) {
+  return [=](const Views &views) {
+    return fuser_matmul(views[0], views[1], views[2], accumulate, activation);
   };
 }
 
 /// views: input, weight, out[, bias].
-Call linearCall(bool accumulate = false) {
-  return [accumulate](const Views &views) {
+Call linearCall(bool accumulate = false,
+                FuserActivation activation = FUSER_ACTIVATION_NONE) {
+  return [=](const Views &views) {
     return fuser_linear(views[0], views[1],
                         views.size() > 3 ? views[3] : nullptr, views[2],
-                        accumulate);
+                        accumulate, activation);
   };
 }
 
@@ -280,10 +283,52 @@ TEST_F(CudaLibrary, ProductsAccumulateIntoTheOutput) {
                                 linearCall(true));
 }
 
+TEST_F(CudaLibrary, ActivationsInTheEpilogue) {
+  // cuBLASLt's GELU and RELU epilogues against the host's formulas: gelu
+  // rounds differently from the host's tanh (a few ulps of bf16), relu
+  // exactly. Out row-major (bias in the epilogue: GELU_BIAS) and
+  // transposed (bias written first, the activation applied to the sum);
+  // accumulating; f64 (a kernel after the product); k = 0.
+  for (FuserActivation activation :
+       {FUSER_ACTIVATION_GELU_TANH, FUSER_ACTIVATION_RELU}) {
+    double tolerance = activation == FUSER_ACTIVATION_RELU ? 0 : 1e-2;
+    for (bool transposedOut : {false, true}) {
+      SCOPED_TRACE(
+          std::string(activation == FUSER_ACTIVATION_RELU ? "relu" : "gelu") +
+          (transposedOut ? ", out transposed" : ", out row-major"));
+      std::vector<int64_t> outStrides =
+          transposedOut ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{};
+      HostTensor input({64, 96}, FUSER_BF16), weight({48, 96}, FUSER_BF16),
+          bias({48}, FUSER_BF16), out({64, 48}, FUSER_BF16, outStrides);
+      input.fillQuarters(40);
+      weight.fillQuarters(41);
+      bias.fillQuarters(42);
+      expectBackendsAgree<uint16_t>({&input, &weight, &out, &bias}, 2,
+                                    linearCall(false, activation), tolerance);
+      out.fillQuarters(43);
+      expectBackendsAgree<uint16_t>({&input, &weight, &out}, 2,
+                                    linearCall(true, activation), tolerance);
+    }
+    HostTensor lhs({32, 40}, FUSER_F64), rhs({40, 24}, FUSER_F64),
+        product({32, 24}, FUSER_F64);
+    lhs.fillQuarters(44);
+    rhs.fillQuarters(45);
+    expectBackendsAgree<double>({&lhs, &rhs, &product}, 2,
+                                matmulCall(false, activation), 1e-12);
+    HostTensor empty({4, 0}, FUSER_F32), emptyWeight({8, 0}, FUSER_F32),
+        bias({8}, FUSER_F32), sums({4, 8}, FUSER_F32);
+    bias.fillQuarters(46);
+    expectBackendsAgree<float>({&empty, &emptyWeight, &sums, &bias}, 2,
+                               linearCall(false, activation), 1e-6);
+  }
+}
+
 TEST_F(CudaLibrary, ViewsWithoutAContiguousDimAreRejected) {
   DeviceTensor<uint16_t> lhs({32, 48}, FUSER_BF16, {96, 2}, 32 * 96);
   DeviceTensor<uint16_t> rhs({48, 16}, FUSER_BF16), out({32, 16}, FUSER_BF16);
-  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_FAILED);
+  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                         FUSER_ACTIVATION_NONE),
+            FUSER_FAILED);
   EXPECT_EQ(std::string(fuser_last_error()).rfind(
                 "hostir.matmul: lhs bf16[32, 48] with strides [96, 2] is not "
                 "a matrix cuBLASLt can read",
@@ -301,9 +346,13 @@ TEST_F(CudaLibrary, SteadyStateProductsAllocateNothing) {
                              &product});
   Views views = mirrors.deviceViews();
   auto runAll = [&] {
-    ASSERT_EQ(fuser_linear(views[0], views[1], views[3], views[2], 0), FUSER_OK)
+    ASSERT_EQ(fuser_linear(views[0], views[1], views[3], views[2], 0,
+                           FUSER_ACTIVATION_NONE),
+              FUSER_OK)
         << fuser_last_error();
-    ASSERT_EQ(fuser_matmul(views[4], views[5], views[6], 0), FUSER_OK)
+    ASSERT_EQ(
+        fuser_matmul(views[4], views[5], views[6], 0, FUSER_ACTIVATION_NONE),
+        FUSER_OK)
         << fuser_last_error();
   };
   runAll(); // the first products create the workspace and plans

@@ -17,7 +17,9 @@ TEST(Library, MatmulOfBatchedStridedViews) {
   auto rhs = f32({2, 3, 2}, {1, 2, 3, 4, 5, 6, 1, 1, 1, 2, 2, 2},
                  {6, 1, 3});
   auto out = f32({2, 2, 2}, std::vector<float>(8));
-  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
+  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                         FUSER_ACTIVATION_NONE),
+            FUSER_OK)
       << fuser_last_error();
   // Batch 0: rhs = [[1, 4], [2, 5], [3, 6]].
   EXPECT_EQ(out.data[0], 1 * 1 + 2 * 2 + 3 * 3);
@@ -33,17 +35,17 @@ TEST(Library, LinearWithBiasAndVectorWeight) {
   auto weight = f32({2, 3}, {1, 0, 0, 1, 1, 1});
   auto bias = f32({2}, {10, 20});
   auto out = f32({2, 2}, std::vector<float>(4));
-  ASSERT_EQ(
-      fuser_linear(input.view(), weight.view(), bias.view(), out.view(), 0),
-      FUSER_OK)
+  ASSERT_EQ(fuser_linear(input.view(), weight.view(), bias.view(), out.view(),
+                         0, FUSER_ACTIVATION_NONE),
+            FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(out.data, (std::vector<float>{11, 26, 14, 35}));
 
   auto vectorWeight = f32({3}, {1, 1, 1});
   auto sums = f32({2}, {0, 0});
-  ASSERT_EQ(
-      fuser_linear(input.view(), vectorWeight.view(), nullptr, sums.view(), 0),
-      FUSER_OK)
+  ASSERT_EQ(fuser_linear(input.view(), vectorWeight.view(), nullptr,
+                         sums.view(), 0, FUSER_ACTIVATION_NONE),
+            FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(sums.data, (std::vector<float>{6, 15}));
 }
@@ -55,7 +57,9 @@ TEST(Library, ProductsAccumulateIntoTheOutput) {
   auto out = f32({2, 2}, {100, 200, 300, 400});
   auto transposed = f32({2, 2}, {100, 300, 200, 400}, {1, 2});
   for (auto *target : {&out, &transposed})
-    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), target->view(), 1), FUSER_OK)
+    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), target->view(), 1,
+                           FUSER_ACTIVATION_NONE),
+              FUSER_OK)
         << fuser_last_error();
   EXPECT_EQ(out.data, (std::vector<float>{104, 205, 310, 411}));
   EXPECT_EQ(transposed.data, (std::vector<float>{104, 310, 205, 411}));
@@ -64,15 +68,15 @@ TEST(Library, ProductsAccumulateIntoTheOutput) {
   auto weight = f32({2, 3}, {1, 0, 0, 1, 1, 1});
   auto bias = f32({2}, {10, 20});
   auto sums = f32({2, 2}, {1, 2, 3, 4});
-  ASSERT_EQ(
-      fuser_linear(lhs.view(), weight.view(), bias.view(), sums.view(), 1),
-      FUSER_OK)
+  ASSERT_EQ(fuser_linear(lhs.view(), weight.view(), bias.view(), sums.view(), 1,
+                         FUSER_ACTIVATION_NONE),
+            FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(sums.data, (std::vector<float>{12, 28, 17, 39}));
   auto empty = f32({2, 0}, {});
   auto emptyWeight = f32({2, 0}, {});
   ASSERT_EQ(fuser_linear(empty.view(), emptyWeight.view(), bias.view(),
-                         sums.view(), 1),
+                         sums.view(), 1, FUSER_ACTIVATION_NONE),
             FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(sums.data, (std::vector<float>{22, 48, 27, 59}));
@@ -86,7 +90,8 @@ TEST(Library, Bfloat16InputsAccumulateInFloat) {
   Tensor<uint16_t> weight({1, 9}, std::vector<uint16_t>(9, bf16Bits(1.f)),
                           FUSER_BF16);
   Tensor<uint16_t> out({1, 1}, {0}, FUSER_BF16);
-  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view(), 0),
+  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view(), 0,
+                         FUSER_ACTIVATION_NONE),
             FUSER_OK)
       << fuser_last_error();
   EXPECT_EQ(bf16Value(out.data[0]), 264.f);
@@ -99,7 +104,8 @@ TEST(Library, HalfInputsRoundTrip) {
                                    0x3c00},
                           FUSER_F16);
   Tensor<uint16_t> out({1, 2}, {0, 0}, FUSER_F16);
-  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view(), 0),
+  ASSERT_EQ(fuser_linear(input.view(), weight.view(), nullptr, out.view(), 0,
+                         FUSER_ACTIVATION_NONE),
             FUSER_OK)
       << fuser_last_error();
   // 1 + 0.5 + 2 = 3.5 (0x4300); -3 + 2 = -1 (0xbc00).
@@ -146,7 +152,9 @@ TEST(Library, BlockedMatmulOfStridedViews) {
                    padded ? 2 * 96 * 81 : 0);
     lhs.fillQuarters(1);
     rhs.fillQuarters(2);
-    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
+    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                           FUSER_ACTIVATION_NONE),
+              FUSER_OK)
         << fuser_last_error();
     expectExact(out, [&](const std::vector<int64_t> &index) {
       return referenceMatmul(lhs, rhs, index);
@@ -165,7 +173,9 @@ TEST(Library, MatmulWithASharedRhs) {
       out({3, 20, 12}, FUSER_F32);
   lhs.fillQuarters(11);
   rhs.fillQuarters(12);
-  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
+  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                         FUSER_ACTIVATION_NONE),
+            FUSER_OK)
       << fuser_last_error();
   expectExact(out, [&](const std::vector<int64_t> &index) {
     return referenceMatmul(lhs, rhs, index);
@@ -181,7 +191,9 @@ TEST(Library, DeepAndWideProducts) {
         out({5, 2100}, dtype);
     lhs.fillQuarters(3);
     rhs.fillQuarters(4);
-    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_OK)
+    ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                           FUSER_ACTIVATION_NONE),
+              FUSER_OK)
         << fuser_last_error();
     expectExact(out, [&](const std::vector<int64_t> &index) {
       return referenceMatmul(lhs, rhs, index);
@@ -205,9 +217,9 @@ TEST(Library, LinearOverBatchedRows) {
     input.fillQuarters(5);
     weight.fillQuarters(6);
     bias.fillQuarters(7);
-    ASSERT_EQ(
-        fuser_linear(input.view(), weight.view(), bias.view(), out.view(), 0),
-        FUSER_OK)
+    ASSERT_EQ(fuser_linear(input.view(), weight.view(), bias.view(), out.view(),
+                           0, FUSER_ACTIVATION_NONE),
+              FUSER_OK)
         << fuser_last_error();
     expectExact(out, [&](const std::vector<int64_t> &index) {
       return referenceLinear(input, weight, &bias, index);
@@ -219,9 +231,9 @@ TEST(Library, LinearOverBatchedRows) {
   input.fillQuarters(8);
   weight.fillQuarters(9);
   bias.set({}, 0.5);
-  ASSERT_EQ(
-      fuser_linear(input.view(), weight.view(), bias.view(), out.view(), 0),
-      FUSER_OK)
+  ASSERT_EQ(fuser_linear(input.view(), weight.view(), bias.view(), out.view(),
+                         0, FUSER_ACTIVATION_NONE),
+            FUSER_OK)
       << fuser_last_error();
   expectExact(out, [&](const std::vector<int64_t> &index) {
     return referenceLinear(input, weight, &bias, index);
@@ -305,11 +317,72 @@ TEST(Library, ReduceBlocksOfOtherTypesAndLayouts) {
   EXPECT_EQ(sums.data, (std::vector<int32_t>{9, 0}));
 }
 
+TEST(Library, ActivationsApplyLast) {
+  auto lhs = f32({2, 2}, {1, -2, 3, 1});
+  auto rhs = f32({2, 2}, {1, 0, 0, 1});
+  // relu(lhs), then relu(out + lhs x rhs).
+  auto out = f32({2, 2}, std::vector<float>(4));
+  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                         FUSER_ACTIVATION_RELU),
+            FUSER_OK)
+      << fuser_last_error();
+  EXPECT_EQ(out.data, (std::vector<float>{1, 0, 3, 1}));
+  auto sums = f32({2, 2}, {0, 1, -5, 0});
+  ASSERT_EQ(fuser_matmul(lhs.view(), rhs.view(), sums.view(), 1,
+                         FUSER_ACTIVATION_RELU),
+            FUSER_OK)
+      << fuser_last_error();
+  EXPECT_EQ(sums.data, (std::vector<float>{1, 0, 0, 1}));
+
+  // gelu (tanh) of x w^T + b, against the formula in double; k = 0 gives
+  // gelu(b).
+  auto gelu = [](double x) {
+    return 0.5 * x *
+           (1 + std::tanh(std::sqrt(2 / 3.141592653589793) *
+                          (x + 0.044715 * x * x * x)));
+  };
+  auto weight = f32({2, 2}, {1, 0, 0, 1});
+  auto bias = f32({2}, {0.5f, -1});
+  auto activated = f32({2, 2}, std::vector<float>(4));
+  ASSERT_EQ(fuser_linear(lhs.view(), weight.view(), bias.view(),
+                         activated.view(), 0, FUSER_ACTIVATION_GELU_TANH),
+            FUSER_OK)
+      << fuser_last_error();
+  const double sumsWithBias[] = {1.5, -3, 3.5, 0};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(activated.data[i], gelu(sumsWithBias[i]), 1e-6) << i;
+  auto empty = f32({2, 0}, {});
+  auto emptyWeight = f32({2, 0}, {});
+  ASSERT_EQ(fuser_linear(empty.view(), emptyWeight.view(), bias.view(),
+                         activated.view(), 0, FUSER_ACTIVATION_GELU_TANH),
+            FUSER_OK)
+      << fuser_last_error();
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(activated.data[i], gelu(i % 2 ? -1 : 0.5), 1e-6) << i;
+}
+
+TEST(Library, ActivationsNeedFloats) {
+  Tensor<int32_t> lhs({1, 1}, {2}, FUSER_I32), rhs({1, 1}, {3}, FUSER_I32),
+      out({1, 1}, {0}, FUSER_I32);
+  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                         FUSER_ACTIVATION_RELU),
+            FUSER_FAILED);
+  EXPECT_EQ(std::string(fuser_last_error()),
+            "matmul: an activation needs floating-point elements, not i32");
+  auto floats = f32({1, 1}, {1});
+  EXPECT_EQ(fuser_matmul(floats.view(), floats.view(), floats.view(), 0,
+                         static_cast<FuserActivation>(7)),
+            FUSER_FAILED);
+  EXPECT_EQ(std::string(fuser_last_error()), "matmul: unknown activation 7");
+}
+
 TEST(Library, ShapeMismatchIsReported) {
   auto lhs = f32({2, 3}, std::vector<float>(6));
   auto rhs = f32({2, 2}, std::vector<float>(4));
   auto out = f32({2, 2}, std::vector<float>(4));
-  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0), FUSER_FAILED);
+  EXPECT_EQ(fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                         FUSER_ACTIVATION_NONE),
+            FUSER_FAILED);
   EXPECT_EQ(std::string(fuser_last_error()),
             "matmul: shapes f32[2, 3] x f32[2, 2] -> f32[2, 2] do not fit");
 }

@@ -53,12 +53,14 @@ TEST_F(TypeInferenceTest, MatmulAndLinearInferGlobalShapes) {
        tensor({4, 16, 32}), tensor({64, 16}, rowSharded), tensor({64})});
   Location loc = builder.getUnknownLoc();
   Value lhs = function.getArgument(0), rhs = function.getArgument(1);
-  auto matmul = MatmulOp::create(builder, loc, lhs, rhs);
+  auto matmul =
+      MatmulOp::create(builder, loc, lhs, rhs, /*activation=*/nullptr);
   // Inferred types carry no sharding: propagation decides it.
   EXPECT_EQ(matmul.getType(), tensor({4, 8, 32}));
 
   auto linear = LinearOp::create(builder, loc, lhs, function.getArgument(2),
-                                 function.getArgument(3));
+                                 function.getArgument(3),
+                                 /*activation=*/nullptr);
   EXPECT_EQ(linear.getType(), tensor({4, 8, 64}));
   func::ReturnOp::create(builder, loc);
   EXPECT_TRUE(succeeded(verify(*module)));

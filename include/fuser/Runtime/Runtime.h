@@ -27,7 +27,7 @@ extern "C" {
  * program library's metadata (its fuser-program format version): a library
  * built for another version is refused when it is loaded, not run with
  * mismatched arguments. Raised with every change to a call's arguments. */
-#define FUSER_PROGRAM_ABI_VERSION 3
+#define FUSER_PROGRAM_ABI_VERSION 4
 
 typedef enum FuserStatus { FUSER_OK = 0, FUSER_FAILED = 1 } FuserStatus;
 
@@ -75,6 +75,16 @@ typedef enum FuserReduction {
   FUSER_MIN = 3,
   FUSER_AVG = 4
 } FuserReduction;
+
+/* What a matrix product applies to each element of its result (the values
+ * of fuser's Activation), in its epilogue: gelu with the tanh
+ * approximation, 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), or
+ * max(x, 0). */
+typedef enum FuserActivation {
+  FUSER_ACTIVATION_NONE = 0,
+  FUSER_ACTIVATION_GELU_TANH = 1,
+  FUSER_ACTIVATION_RELU = 2
+} FuserActivation;
 
 /* Where a buffer lives (the values of hostir's MemoryKind). The host
  * backend keeps every kind in host memory. */
@@ -322,15 +332,20 @@ FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target);
  * matched, or a matrix rhs [k, j] shared by every batch entry; accumulates
  * in f32 (f64 for f64). With `accumulate` nonzero the product is added to
  * what out holds (out += ...), as a ring reduce-scatter adds the partial
- * blocks it received to the rank's own. */
+ * blocks it received to the rank's own. `activation` applies to each
+ * element last: out = activation(lhs x rhs (+ out)), computed before the
+ * result is rounded to out's element type. Activations need a
+ * floating-point element type. */
 FuserStatus fuser_matmul(const FuserBuffer *lhs, const FuserBuffer *rhs,
-                         const FuserBuffer *out, int32_t accumulate);
+                         const FuserBuffer *out, int32_t accumulate,
+                         FuserActivation activation);
 /* out[..., n] = sum_k input[..., k] * weight[n, k] + bias[n] (bias may be
  * null; a weight of rank 1 gives out[...] = sum_k input[..., k] * weight[k]
- * + bias); `accumulate` as for fuser_matmul. */
+ * + bias); `accumulate` and `activation` as for fuser_matmul (the
+ * activation applies after the bias). */
 FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
                          const FuserBuffer *bias, const FuserBuffer *out,
-                         int32_t accumulate);
+                         int32_t accumulate, FuserActivation activation);
 /* out = the reduction over the leading dim of input [n, ...] (what a ring
  * reduce_scatter does with the partial blocks it received): out holds one
  * block's elements; both dense, one element type; sums accumulate in f32

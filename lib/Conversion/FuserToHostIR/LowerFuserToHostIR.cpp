@@ -172,16 +172,17 @@ LogicalResult HostLowering::emitLibraryCall(Operation *op, BufferFor bufferFor,
                                             bool accumulate) {
   Location loc = op->getLoc();
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
-    hostir::MatmulOp::create(builder, loc, bufferFor(matmul.getLhs()),
-                             bufferFor(matmul.getRhs()),
-                             bufferFor(matmul.getResult()), accumulate);
+    hostir::MatmulOp::create(
+        builder, loc, bufferFor(matmul.getLhs()), bufferFor(matmul.getRhs()),
+        bufferFor(matmul.getResult()), accumulate, matmul.getActivationAttr());
     return success();
   }
   if (auto linear = dyn_cast<LinearOp>(op)) {
     Value bias = linear.getBias() ? bufferFor(linear.getBias()) : Value();
     hostir::LinearOp::create(builder, loc, bufferFor(linear.getInput()),
                              bufferFor(linear.getWeight()), bias,
-                             bufferFor(linear.getResult()), accumulate);
+                             bufferFor(linear.getResult()), accumulate,
+                             linear.getActivationAttr());
     return success();
   }
   return op->emitError("no host library call for this op");

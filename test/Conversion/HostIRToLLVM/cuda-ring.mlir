@@ -16,7 +16,8 @@
 // CHECK: llvm.call @fuser_ipc_peer_pointer
 // CHECK: llvm.call @fuser_copy
 // CHECK: %[[ACCUMULATE:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK-NEXT: llvm.call @fuser_linear({{.*}}, %[[ACCUMULATE]]) :
+// CHECK-NEXT: %[[NO_ACTIVATION:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: llvm.call @fuser_linear({{.*}}, %[[ACCUMULATE]], %[[NO_ACTIVATION]]) :
 // CHECK-NOT: @fuser_reduce_blocks
 // CHECK-NOT: @kernels
 #mesh = #fuser.mesh<[2]>

@@ -1,12 +1,17 @@
 // The tensor-parallel MLP for CPU ranks: one LLVM module whose host program
 // calls the runtime (buffers passed as FuserBuffer structs built from the
-// memref descriptors, results checked) and calls its gelu kernel directly.
+// memref descriptors, results checked); its gelu is the first linear's
+// activation. A program with a kernel calls it directly.
 // RUN: fuser-opt %fuser_src_root/examples/tp_mlp.mlir --fuser-to-hostir-pipeline=backend=mpi --fuser-cpu-to-llvm | FileCheck %s
+// RUN: fuser-opt %fuser_src_root/test/fuser-compile/Inputs/programs.mlir --fuser-to-hostir-pipeline=backend=mpi --fuser-cpu-to-llvm | FileCheck %s --check-prefix=KERNEL
+// KERNEL-LABEL: llvm.func @activation(
+// KERNEL: llvm.call @activation_kernel_0(
+// KERNEL: llvm.func @activation_kernel_0(
 // CHECK-NOT: hostir.
 // CHECK-NOT: func.func
 // CHECK-DAG: llvm.func @fuser_rank() -> i64
 // CHECK-DAG: llvm.func @fuser_team(i64, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr
-// CHECK-DAG: llvm.func @fuser_linear(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> i32
+// CHECK-DAG: llvm.func @fuser_linear(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32) -> i32
 // CHECK-DAG: llvm.func @fuser_allreduce(!llvm.ptr, !llvm.ptr, !llvm.ptr, i32) -> !llvm.ptr
 // CHECK-DAG: llvm.mlir.global internal constant @__fuser_i64_2(dense<2> : tensor<1xi64>)
 // CHECK-LABEL: llvm.func @tp_mlp(
@@ -21,13 +26,14 @@
 // CHECK: llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, ptr, ptr, i32)>
 // CHECK: %[[X:.*]] = llvm.call @fuser_allocate
 // CHECK: llvm.call @fuser_checked(%[[X]])
-// CHECK: %[[STATUS:.*]] = llvm.call @fuser_linear
+// The first linear, not accumulating, with gelu (tanh) as its activation.
+// CHECK: %[[GELU:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[STATUS:.*]] = llvm.call @fuser_linear({{.*}}, %[[GELU]])
 // CHECK-NEXT: llvm.call @fuser_check(%[[STATUS]])
-// CHECK: llvm.call @tp_mlp_kernel_0(
 // CHECK: %[[TEAM:.*]] = llvm.call @fuser_team(
 // CHECK: %[[CHECKED:.*]] = llvm.call @fuser_checked(%[[TEAM]])
 // CHECK: %[[WORK:.*]] = llvm.call @fuser_allreduce(%[[CHECKED]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: %[[WAITED:.*]] = llvm.call @fuser_wait(%[[WORK]])
 // CHECK-NEXT: llvm.call @fuser_check(%[[WAITED]])
 // CHECK: llvm.func @_mlir_ciface_tp_mlp(
-// CHECK: llvm.func @tp_mlp_kernel_0(
+// CHECK-NOT: @kernels

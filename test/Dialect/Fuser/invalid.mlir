@@ -404,6 +404,22 @@ func.func @f(%a: tensor<4x8xf32>) {
 
 // -----
 
+func.func @f(%a: tensor<4x8xi32>, %b: tensor<8x4xi32>) {
+  // expected-error @+1 {{'fuser.matmul' op activation gelu_tanh needs floating-point elements, got 'i32'}}
+  %0 = fuser.matmul %a, %b activation = gelu_tanh : (tensor<4x8xi32>, tensor<8x4xi32>) -> tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<4x8xi64>, %w: tensor<16x8xi64>) {
+  // expected-error @+1 {{'fuser.linear' op activation relu needs floating-point elements, got 'i64'}}
+  %0 = fuser.linear %x, %w activation = relu : (tensor<4x8xi64>, tensor<16x8xi64>) -> tensor<4x16xi64>
+  return
+}
+
+// -----
+
 func.func @f(%a: tensor<8xf32>, %b: tensor<8x4xf32>) {
   // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{matmul operands need rank >= 2, got lhs rank 1 and rhs rank 2}}

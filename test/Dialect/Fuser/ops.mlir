@@ -144,6 +144,11 @@ func.func @matmul_linear(%a: tensor<2x4x8xbf16>, %b: tensor<2x8x16xbf16>,
   // A matrix rhs is shared by every batch entry.
   // CHECK: fuser.matmul %{{.*}}, %{{.*}} : (tensor<2x4x8xbf16>, tensor<8x16xbf16>) -> tensor<2x4x16xbf16>
   %4 = fuser.matmul %a, %b2 : (tensor<2x4x8xbf16>, tensor<8x16xbf16>) -> tensor<2x4x16xbf16>
+  // Activations applied in the library's epilogue.
+  // CHECK: fuser.matmul %{{.*}}, %{{.*}} activation = relu : (tensor<2x4x8xbf16>, tensor<2x8x16xbf16>) -> tensor<2x4x16xbf16>
+  %5 = fuser.matmul %a, %b activation = relu : (tensor<2x4x8xbf16>, tensor<2x8x16xbf16>) -> tensor<2x4x16xbf16>
+  // CHECK: fuser.linear %{{.*}}, %{{.*}} bias %{{.*}} activation = gelu_tanh : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %6 = fuser.linear %x, %w bias %bias activation = gelu_tanh : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
   return
 }
 

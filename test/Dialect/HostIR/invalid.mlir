@@ -164,6 +164,22 @@ module attributes {gpu.container_module} {
 
 // -----
 
+func.func @f(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %o: memref<4x16xi32>) {
+  // expected-error @+1 {{'hostir.matmul' op activation relu needs floating-point elements, got 'i32'}}
+  hostir.matmul %a, %b, %o activation = relu : memref<4x8xi32>, memref<8x16xi32>, memref<4x16xi32>
+  return
+}
+
+// -----
+
+func.func @f(%x: memref<4x8xi32>, %w: memref<16x8xi32>, %o: memref<4x16xi32>) {
+  // expected-error @+1 {{'hostir.linear' op activation gelu_tanh needs floating-point elements, got 'i32'}}
+  hostir.linear %x, %w, %o activation = gelu_tanh : memref<4x8xi32>, memref<16x8xi32>, memref<4x16xi32>
+  return
+}
+
+// -----
+
 func.func @f(%a: memref<4x8xf32>, %b: memref<6x16xf32>, %o: memref<4x16xf32>) {
   // expected-error @+1 {{contracted sizes differ: lhs dim 1 (K) is 8 but rhs dim 0 (K) is 6}}
   hostir.matmul %a, %b, %o : memref<4x8xf32>, memref<6x16xf32>, memref<4x16xf32>

@@ -55,6 +55,10 @@ module {
     hostir.matmul %a, %m, accumulate %out : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
     // CHECK: hostir.linear %{{.*}}, %{{.*}} bias %{{.*}} : memref<16xf32>, accumulate %{{.*}} : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
     hostir.linear %a, %w bias %bias : memref<16xf32>, accumulate %out : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
+    // CHECK: hostir.matmul %{{.*}}, %{{.*}}, %{{.*}} activation = relu : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+    hostir.matmul %a, %m, %out activation = relu : memref<4x8xf32>, memref<8x16xf32>, memref<4x16xf32>
+    // CHECK: hostir.linear %{{.*}}, %{{.*}} bias %{{.*}} : memref<16xf32>, %{{.*}} activation = gelu_tanh : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
+    hostir.linear %a, %w bias %bias : memref<16xf32>, %out activation = gelu_tanh : memref<4x8xf32>, memref<16x8xf32>, memref<4x16xf32>
     return
   }
 

@@ -1,6 +1,6 @@
 // Stream-pipelined programs: AG+GEMM (sequence-parallel input,
-// column-parallel weight) and GEMM+RS (row-parallel weight,
-// sequence-parallel output), 4 chunks each.
+// column-parallel weight), also followed by a gelu, and GEMM+RS
+// (row-parallel weight, sequence-parallel output), 4 chunks each.
 #mesh = #fuser.mesh<[2]>
 #x = #fuser.sharding<#mesh, [[0], []], stream = {0 : 4}>
 #w = #fuser.sharding<#mesh, [[0], []]>
@@ -10,6 +10,14 @@
 
 func.func @ag_gemm(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) -> tensor<16x32xf32, #y> {
   %y = fuser.linear %x, %w : (tensor<16x64xf32, #x>, tensor<32x64xf32, #w>) -> tensor<16x32xf32, #y>
+  return %y : tensor<16x32xf32, #y>
+}
+
+// AG+GEMM whose product only a gelu reads: every chunk's product applies
+// it in the library's epilogue.
+func.func @ag_gemm_gelu(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) -> tensor<16x32xf32, #y> {
+  %h = fuser.linear %x, %w : (tensor<16x64xf32, #x>, tensor<32x64xf32, #w>) -> tensor<16x32xf32, #y>
+  %y = fuser.gelu %h approximation = tanh : tensor<16x32xf32, #y> -> tensor<16x32xf32, #y>
   return %y : tensor<16x32xf32, #y>
 }
 

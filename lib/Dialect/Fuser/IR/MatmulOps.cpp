@@ -131,3 +131,22 @@ LogicalResult mlir::fuser::inferLinearType(OptionalLoc loc, Value input,
   types.push_back(RankedTensorType::get(*shape, x->getElementType()));
   return success();
 }
+
+LogicalResult mlir::fuser::verifyActivation(
+    Operation *op, std::optional<Activation> activation, Type elementType) {
+  if (activation && !isa<FloatType>(elementType))
+    return op->emitOpError("activation ")
+           << stringifyActivation(*activation)
+           << " needs floating-point elements, got " << elementType;
+  return success();
+}
+
+LogicalResult MatmulOp::verify() {
+  return verifyActivation(*this, getActivation(),
+                          getLhs().getType().getElementType());
+}
+
+LogicalResult LinearOp::verify() {
+  return verifyActivation(*this, getActivation(),
+                          getInput().getType().getElementType());
+}

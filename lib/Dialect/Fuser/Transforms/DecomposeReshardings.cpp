@@ -19,47 +19,66 @@ namespace {
 enum class ReshardPlacement { Auto, Before, After };
 } // namespace
 
-/// A linear with a bias whose sum is partial (its result is, or its
-/// operands split the contracted dim, so computing it in place gives
-/// partial sums) would add the bias on every rank of the partial sum.
-/// Rewrite it as a linear without bias, the resolution of its partial sum
-/// (a fuser.set, decomposed like any other) and an add of the broadcast
-/// bias.
-static void splitPartialLinearBias(LinearOp linear) {
-  ShardingAttr result = getSharding(linear.getResult());
-  if (!linear.getBias() || !result)
+/// A product whose sum is partial (its result is, or its operands split
+/// the contracted dim, so computing it in place gives partial sums) would
+/// add a linear's bias on every rank of the partial sum, and apply an
+/// activation to partial sums. Rewrite it as the product alone, the
+/// resolution of its partial sum (a fuser.set, decomposed like any other),
+/// an add of the broadcast bias and the activation.
+static void splitPartialProductEpilogue(Operation *product) {
+  auto linear = dyn_cast<LinearOp>(product);
+  Value bias = linear ? linear.getBias() : Value();
+  auto activation = product->getAttrOfType<ActivationAttr>("activation");
+  Value result = product->getResult(0);
+  ShardingAttr sharding = getSharding(result);
+  if ((!bias && !activation) || !sharding)
     return;
-  ShardingAttr partial = result;
-  if (!result.isPartial()) {
+  ShardingAttr partial = sharding;
+  if (!sharding.isPartial()) {
     SmallVector<ProjectionConflict> conflicts;
     std::string why;
-    FailureOr<SmallVector<ShardingAttr>> computed =
-        projectOperandShardings(linear, conflicts, why);
+    FailureOr<SmallVector<ShardingAttr>> computed = projectOperandShardings(
+        cast<ShardingRuleOpInterface>(product), conflicts, why);
     if (failed(computed) || !conflicts.empty() || !computed->front() ||
         !computed->front().isPartial())
       return;
     partial = computed->front();
   }
-  OpBuilder builder(linear);
-  Location loc = linear.getLoc();
-  RankedTensorType partialType = linear.getType().cloneWithEncoding(partial);
+  OpBuilder builder(product);
+  Location loc = product->getLoc();
+  auto type = cast<RankedTensorType>(result.getType());
+  RankedTensorType partialType = type.cloneWithEncoding(partial);
   RankedTensorType resolvedType =
-      result.isPartial() ? partialType.cloneWithEncoding(
-                               partial.withPartial({}, ReductionKind::Sum))
-                         : linear.getType();
-  Value product = LinearOp::create(builder, loc, partialType,
-                                   linear.getInput(), linear.getWeight(),
-                                   Value());
-  Value resolved = SetOp::create(builder, loc, resolvedType, product);
-  Value bias = linear.getBias();
-  SmallVector<int64_t> biasDims;
-  if (cast<RankedTensorType>(bias.getType()).getRank() == 1)
-    biasDims.push_back(partialType.getRank() - 1);
-  Value broadcast = BroadcastOp::create(builder, loc, resolvedType, bias,
-                                        builder.getDenseI64ArrayAttr(biasDims));
-  Value sum = AddOp::create(builder, loc, resolvedType, resolved, broadcast);
-  linear.getResult().replaceAllUsesWith(sum);
-  linear.erase();
+      sharding.isPartial() ? partialType.cloneWithEncoding(
+                                 partial.withPartial({}, ReductionKind::Sum))
+                           : type;
+  Value sum =
+      linear
+          ? LinearOp::create(builder, loc, partialType, linear.getInput(),
+                             linear.getWeight(), Value(), nullptr)
+                .getResult()
+          : MatmulOp::create(builder, loc, partialType, product->getOperand(0),
+                             product->getOperand(1), nullptr)
+                .getResult();
+  sum = SetOp::create(builder, loc, resolvedType, sum);
+  if (bias) {
+    SmallVector<int64_t> biasDims;
+    if (cast<RankedTensorType>(bias.getType()).getRank() == 1)
+      biasDims.push_back(partialType.getRank() - 1);
+    Value broadcast =
+        BroadcastOp::create(builder, loc, resolvedType, bias,
+                            builder.getDenseI64ArrayAttr(biasDims));
+    sum = AddOp::create(builder, loc, resolvedType, sum, broadcast);
+  }
+  if (activation) {
+    if (activation.getValue() == Activation::GeluTanh)
+      sum = GeluOp::create(builder, loc, resolvedType, sum,
+                           GeluApproximation::Tanh);
+    else
+      sum = ReluOp::create(builder, loc, resolvedType, sum);
+  }
+  result.replaceAllUsesWith(sum);
+  product->erase();
 }
 
 /// Per-rank variances do not combine into the global one, so a var_mean
@@ -306,10 +325,13 @@ struct DecomposeReshardingsPass
           << reshardPlacement << "'";
       return signalPassFailure();
     }
-    SmallVector<LinearOp> linears;
-    getOperation().walk([&](LinearOp linear) { linears.push_back(linear); });
-    for (LinearOp linear : linears)
-      splitPartialLinearBias(linear);
+    SmallVector<Operation *> products;
+    getOperation().walk([&](Operation *op) {
+      if (isa<LinearOp, MatmulOp>(op))
+        products.push_back(op);
+    });
+    for (Operation *product : products)
+      splitPartialProductEpilogue(product);
     // Placed before, the statistics' input is gathered anyway: the two
     // passes would gather it twice.
     if (*where != ReshardPlacement::Before) {

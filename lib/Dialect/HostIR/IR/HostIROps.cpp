@@ -176,10 +176,11 @@ static LogicalResult verifyOutputShape(Operation *op, MemRefType input,
 LogicalResult MatmulOp::verify() {
   FailureOr<SmallVector<int64_t>> shape = fuser::getMatmulShape(
       getLoc(), getLhs().getType(), getRhs().getType());
-  if (failed(shape))
+  if (failed(shape) || failed(verifyOutputShape(*this, getLhs().getType(),
+                                                getOut().getType(), *shape)))
     return failure();
-  return verifyOutputShape(*this, getLhs().getType(), getOut().getType(),
-                           *shape);
+  return fuser::verifyActivation(*this, getActivation(),
+                                 getOut().getType().getElementType());
 }
 
 LogicalResult LinearOp::verify() {
@@ -188,10 +189,11 @@ LogicalResult LinearOp::verify() {
     bias = cast<ShapedType>(getBias().getType());
   FailureOr<SmallVector<int64_t>> shape = fuser::getLinearShape(
       getLoc(), getInput().getType(), getWeight().getType(), bias);
-  if (failed(shape))
+  if (failed(shape) || failed(verifyOutputShape(*this, getInput().getType(),
+                                                getOut().getType(), *shape)))
     return failure();
-  return verifyOutputShape(*this, getInput().getType(), getOut().getType(),
-                           *shape);
+  return fuser::verifyActivation(*this, getActivation(),
+                                 getOut().getType().getElementType());
 }
 
 LogicalResult ReduceBlocksOp::verify() {

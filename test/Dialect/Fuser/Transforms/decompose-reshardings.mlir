@@ -172,6 +172,23 @@ func.func @row_parallel_bias(%x: tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0
 
 // -----
 
+// A row-parallel product with an activation applies it once, after the
+// partial sum is resolved.
+// CHECK-LABEL: func.func @row_parallel_activation
+// CHECK: %[[P:.*]] = fuser.matmul %{{.*}}, %{{.*}} : ({{.*}}, {{.*}}) -> tensor<8x16xf32, {{.*}}partial = {0 : sum}>>
+// CHECK: %[[R:.*]] = fuser.comm.allreduce %[[P]] axis = 0
+// CHECK: fuser.relu %[[R]]
+// CHECK-NOT: activation =
+#mesh = #fuser.mesh<[2]>
+func.func @row_parallel_activation(%a: tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0]]>>,
+                                   %b: tensor<32x16xf32, #fuser.sharding<#mesh, [[0], []]>>)
+    -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.matmul %a, %b activation = relu : (tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<32x16xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %0 : tensor<8x16xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
 // A reduction over a split dim stays local; its partial result is resolved
 // by what its consumer needs.
 // CHECK-LABEL: func.func @sharded_reduction

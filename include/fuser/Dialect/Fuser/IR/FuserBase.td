@@ -69,6 +69,14 @@ def Fuser_GeluApproximationAttr : I32EnumAttr<"GeluApproximation",
   let cppNamespace = "::mlir::fuser";
 }
 
+def Fuser_ActivationAttr : I32EnumAttr<"Activation",
+    "elementwise function a library product applies to its result", [
+      I32EnumAttrCase<"GeluTanh", 1, "gelu_tanh">,
+      I32EnumAttrCase<"Relu", 2, "relu">
+    ]> {
+  let cppNamespace = "::mlir::fuser";
+}
+
 def Fuser_Pipelining : I32EnumAttr<"Pipelining",
     "how a pipelined communication overlaps the library calls beside it", [
       I32EnumAttrCase<"None", 0, "none">,

@@ -350,10 +350,25 @@ def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
     batch dims (other broadcasting is explicit), or `rhs` is a matrix
     [K, N] that every batch entry of `lhs` multiplies, as in torch.matmul.
     Accumulation is in f32 for 16-bit inputs.
+
+    An `activation` (floating-point elements only) applies to each element
+    of the product before it is rounded to the result type, in the
+    library's epilogue: `fuser-fuse-library-epilogues` folds a `gelu`
+    (tanh approximation) or `relu` of the product into it.
+
+    ```mlir
+    %y = fuser.matmul %a, %b activation = gelu_tanh
+        : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xbf16>
+    ```
   }];
-  let arguments = (ins Fuser_NumericTensor:$lhs, Fuser_NumericTensor:$rhs);
+  let arguments = (ins Fuser_NumericTensor:$lhs, Fuser_NumericTensor:$rhs,
+                       OptionalAttr<Fuser_ActivationAttr>:$activation);
   let results = (outs Fuser_NumericTensor:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`activation` `=` $activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
@@ -363,14 +378,18 @@ def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
   let summary = "input [..., K] x weight [N, K]^T (+ bias [N]) -> [..., N]";
   let description = [{
     PyTorch's linear: the weight is stored [out_features, in_features]. With
-    a rank-1 weight [K] the last dim is contracted away.
+    a rank-1 weight [K] the last dim is contracted away. An `activation`
+    applies after the bias, as for `fuser.matmul`.
   }];
   let arguments = (ins Fuser_NumericTensor:$input, Fuser_NumericTensor:$weight,
-                       Optional<Fuser_NumericTensor>:$bias);
+                       Optional<Fuser_NumericTensor>:$bias,
+                       OptionalAttr<Fuser_ActivationAttr>:$activation);
   let results = (outs Fuser_NumericTensor:$result);
   let assemblyFormat = [{
-    $input `,` $weight (`bias` $bias^)? attr-dict `:` functional-type(operands, results)
+    $input `,` $weight (`bias` $bias^)? (`activation` `=` $activation^)?
+    attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,11 +1,14 @@
 //===- ShapeRules.h - shape rules shared by fuser and hostir ----*- C++ -*-===//
 //
 // fuser.matmul/linear (global tensors) and hostir.matmul/linear (local
-// buffers) follow the same shape rules; both verify through these.
+// buffers) follow the same shape and activation rules; both verify
+// through these.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_DIALECT_FUSER_IR_SHAPERULES_H
 #define FUSER_DIALECT_FUSER_IR_SHAPERULES_H
+
+#include "fuser/Dialect/Fuser/IR/FuserAttrs.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
@@ -23,6 +26,12 @@ FailureOr<SmallVector<int64_t>> getLinearShape(std::optional<Location> loc,
                                                ShapedType input,
                                                ShapedType weight,
                                                ShapedType bias);
+
+/// An activation needs floating-point elements: reports it on `op`
+/// otherwise.
+LogicalResult verifyActivation(Operation *op,
+                               std::optional<Activation> activation,
+                               Type elementType);
 
 } // namespace mlir::fuser
 

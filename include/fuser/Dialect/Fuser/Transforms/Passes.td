@@ -187,6 +187,31 @@ def FinalizeLayouts : Pass<"fuser-finalize-layouts", "func::FuncOp"> {
   }];
 }
 
+def FuseLibraryEpilogues : Pass<"fuser-fuse-library-epilogues",
+                                 "func::FuncOp"> {
+  let summary = "Fold activations into the matrix products they read";
+  let description = [{
+    Contract. Reads: `laid-out` functions. Writes: the `activation` of
+    `fuser.matmul` and `fuser.linear` ops; the function stays `laid-out`.
+
+    A `fuser.gelu` with the tanh approximation or a `fuser.relu` whose
+    operand is a product that nothing else reads, of the same type (same
+    placement and layout: the product writes the activation's buffer) and
+    not a partial sum (which is complete only after its reduction), is
+    removed and the product applies it: cuBLASLt computes it in its
+    epilogue while each tile is on chip, saving a kernel that reads and
+    writes the whole result again. In a pipelined product every chunk
+    applies it.
+
+    ```mlir
+    %h = fuser.linear %x, %w : (...) -> tensor<64x128xbf16, #cols>
+    %a = fuser.gelu %h approximation = tanh : ...
+    // becomes
+    %a = fuser.linear %x, %w activation = gelu_tanh : (...) -> ...
+    ```
+  }];
+}
+
 def Segment : Pass<"fuser-segment", "ModuleOp"> {
   let summary = "Partition functions into kernels, library calls, communications and views";
   let description = [{

@@ -140,14 +140,17 @@ def HostIR_MatmulOp : HostIR_Op<"matmul"> {
     `accumulate` the product is added to what `out` holds (`out += lhs x
     rhs`): a ring reduce-scatter adds the rank's own partial block to the
     blocks it received in the product's epilogue instead of in a separate
-    pass over memory.
+    pass over memory. An `activation` applies to each element last
+    (`out = activation(lhs x rhs (+ out))`), in the epilogue too.
   }];
   let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$lhs,
                        Arg<HostIR_Buffer, "", [MemRead]>:$rhs,
                        Arg<HostIR_Buffer, "", [MemRead, MemWrite]>:$out,
-                       UnitAttr:$accumulate);
+                       UnitAttr:$accumulate,
+                       OptionalAttr<Fuser_ActivationAttr>:$activation);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` (`accumulate` $accumulate^)? $out attr-dict `:`
+    $lhs `,` $rhs `,` (`accumulate` $accumulate^)? $out
+    (`activation` `=` $activation^)? attr-dict `:`
     type($lhs) `,` type($rhs) `,` type($out)
   }];
   let hasVerifier = 1;
@@ -157,18 +160,19 @@ def HostIR_LinearOp : HostIR_Op<"linear"> {
   let summary = "library linear (x W^T + b) into a preallocated output";
   let description = [{
     `out = input x weight^T (+ bias)` with fuser.linear's shape rules, on
-    the current stream; with `accumulate`, added to what `out` holds, as
-    for `hostir.matmul`.
+    the current stream; with `accumulate`, added to what `out` holds, and
+    with an `activation`, that applied last, as for `hostir.matmul`.
   }];
   let arguments = (ins Arg<HostIR_Buffer, "", [MemRead]>:$input,
                        Arg<HostIR_Buffer, "", [MemRead]>:$weight,
                        Arg<Optional<HostIR_Buffer>, "", [MemRead]>:$bias,
                        Arg<HostIR_Buffer, "", [MemRead, MemWrite]>:$out,
-                       UnitAttr:$accumulate);
+                       UnitAttr:$accumulate,
+                       OptionalAttr<Fuser_ActivationAttr>:$activation);
   let assemblyFormat = [{
     $input `,` $weight (`bias` $bias^ `:` type($bias))? `,`
-    (`accumulate` $accumulate^)? $out attr-dict
-    `:` type($input) `,` type($weight) `,` type($out)
+    (`accumulate` $accumulate^)? $out (`activation` `=` $activation^)?
+    attr-dict `:` type($input) `,` type($weight) `,` type($out)
   }];
   let hasVerifier = 1;
 }
