@@ -23,9 +23,9 @@ using namespace mlir::fuser;
 
 namespace {
 
-/// The product's sharding, or its placement seen through a view, ignoring
-/// whether the value is allocated per chunk (the allocation of a view is
-/// its source's).
+/// `type` without its chunked allocation: a view allocates nothing of its
+/// own (it is its source's), so views of one placement and layout compare
+/// equal whether or not their type says chunked.
 static Type withoutChunkedAllocation(Type type) {
   auto tensor = cast<RankedTensorType>(type);
   ShardingAttr sharding = getSharding(tensor);
@@ -80,10 +80,10 @@ struct FoldIntoProduct : OpRewritePattern<ActivationOp> {
       rewriter.replaceOp(op, product);
       return success();
     }
-    // The view now stands for the activation's result.
-    rewriter.modifyOpInPlace(
-        view, [&] { view.getResult().setType(op.getResult().getType()); });
-    rewriter.replaceOp(op, view.getResult());
+    // A view of the activated product stands for the activation's result.
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getResult().getType(),
+                                           product);
+    rewriter.eraseOp(view);
     return success();
   }
 
