@@ -26,7 +26,7 @@ namespace {
 /// `type` without its chunked allocation: a view allocates nothing of its
 /// own (it is its source's), so views of one placement and layout compare
 /// equal whether or not their type says chunked.
-static Type withoutChunkedAllocation(Type type) {
+Type withoutChunkedAllocation(Type type) {
   auto tensor = cast<RankedTensorType>(type);
   ShardingAttr sharding = getSharding(tensor);
   if (!sharding || !sharding.getStreamChunked())
