@@ -95,8 +95,7 @@ bool checkActivation(const char *what, FuserActivation activation,
          std::to_string(static_cast<int>(activation)));
     return false;
   }
-  if (dtype != FUSER_F32 && dtype != FUSER_F16 && dtype != FUSER_BF16 &&
-      dtype != FUSER_F64) {
+  if (!isFloatingPoint(dtype)) {
     fail(std::string(what) + ": an activation needs floating-point " +
          "elements, not " + fuser_dtype_name(dtype));
     return false;

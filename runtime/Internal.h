@@ -29,6 +29,11 @@ FuserStatus fail(std::string message);
 double getTimeoutSeconds();
 
 size_t getElementSize(FuserDType dtype);
+/// Whether elements of `dtype` are floating-point (f32, f16, bf16, f64).
+inline bool isFloatingPoint(FuserDType dtype) {
+  return dtype == FUSER_F32 || dtype == FUSER_F16 || dtype == FUSER_BF16 ||
+         dtype == FUSER_F64;
+}
 
 /// Number of elements of a buffer.
 int64_t getNumElements(const FuserBuffer &buffer);

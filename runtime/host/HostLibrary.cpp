@@ -494,8 +494,7 @@ FuserStatus HostBackend::reduceBlocks(const FuserBuffer &input,
   FuserDType dtype = input.dtype;
   if (elements == 0)
     return FUSER_OK;
-  bool floating = dtype == FUSER_F32 || dtype == FUSER_F16 ||
-                  dtype == FUSER_BF16 || dtype == FUSER_F64;
+  bool floating = isFloatingPoint(dtype);
   if (floating && isRowMajor(input) && isRowMajor(out)) {
     if (dtype == FUSER_F64)
       reduceFloats<double>(getData(input), getData(out), blocks, elements,

@@ -300,28 +300,24 @@ struct CheckedCallLowering : NamedCallPattern<Op> {
   }
 };
 
-/// The product's FuserActivation as an i32: fuser's Activation values are
-/// the runtime's, 0 for none.
-template <typename ProductOp>
-Value activation(ConversionPatternRewriter &rewriter, ProductOp op) {
+/// The product's FuserActivation: fuser's Activation values are the
+/// runtime's, 0 for none.
+template <typename ProductOp> int64_t getRuntimeActivation(ProductOp op) {
   std::optional<mlir::fuser::Activation> activation = op.getActivation();
-  Type i32 = rewriter.getI32Type();
-  return LLVM::ConstantOp::create(
-      rewriter, op.getLoc(), i32,
-      rewriter.getIntegerAttr(
-          i32, activation ? static_cast<int64_t>(*activation) : 0));
+  return activation ? static_cast<int64_t>(*activation) : 0;
 }
 
 struct MatmulLowering : RuntimeCallPattern<MatmulOp> {
   using RuntimeCallPattern::RuntimeCallPattern;
   LogicalResult matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    callChecked(rewriter, op, "fuser_matmul",
-                {buffer(rewriter, op, op.getLhs(), adaptor.getLhs()),
-                 buffer(rewriter, op, op.getRhs(), adaptor.getRhs()),
-                 buffer(rewriter, op, op.getOut(), adaptor.getOut()),
-                 constant(rewriter, op.getLoc(), i32(), op.getAccumulate()),
-                 activation(rewriter, op)});
+    callChecked(
+        rewriter, op, "fuser_matmul",
+        {buffer(rewriter, op, op.getLhs(), adaptor.getLhs()),
+         buffer(rewriter, op, op.getRhs(), adaptor.getRhs()),
+         buffer(rewriter, op, op.getOut(), adaptor.getOut()),
+         constant(rewriter, op.getLoc(), i32(), op.getAccumulate()),
+         constant(rewriter, op.getLoc(), i32(), getRuntimeActivation(op))});
     rewriter.eraseOp(op);
     return success();
   }
@@ -335,12 +331,13 @@ struct LinearLowering : RuntimeCallPattern<LinearOp> {
                      ? buffer(rewriter, op, op.getBias(), adaptor.getBias())
                      : LLVM::ZeroOp::create(rewriter, op.getLoc(), pointer())
                            .getResult();
-    callChecked(rewriter, op, "fuser_linear",
-                {buffer(rewriter, op, op.getInput(), adaptor.getInput()),
-                 buffer(rewriter, op, op.getWeight(), adaptor.getWeight()),
-                 bias, buffer(rewriter, op, op.getOut(), adaptor.getOut()),
-                 constant(rewriter, op.getLoc(), i32(), op.getAccumulate()),
-                 activation(rewriter, op)});
+    callChecked(
+        rewriter, op, "fuser_linear",
+        {buffer(rewriter, op, op.getInput(), adaptor.getInput()),
+         buffer(rewriter, op, op.getWeight(), adaptor.getWeight()), bias,
+         buffer(rewriter, op, op.getOut(), adaptor.getOut()),
+         constant(rewriter, op.getLoc(), i32(), op.getAccumulate()),
+         constant(rewriter, op.getLoc(), i32(), getRuntimeActivation(op))});
     rewriter.eraseOp(op);
     return success();
   }

@@ -195,10 +195,11 @@ def FuseLibraryEpilogues : Pass<"fuser-fuse-library-epilogues",
     `fuser.matmul` and `fuser.linear` ops; the function stays `laid-out`.
 
     A `fuser.gelu` with the tanh approximation or a `fuser.relu` whose
-    operand is a product that nothing else reads, of the same type (same
-    placement and layout: the product writes the activation's buffer) and
-    not a partial sum (which is complete only after its reduction), is
-    removed and the product applies it: cuBLASLt computes it in its
+    operand is a product that nothing else reads (directly, or through the
+    reshape a pipeline puts after a chunked product), of the same placement
+    and layout (the product writes the activation's buffer) and not a
+    partial sum (which is complete only after its reduction), is removed
+    and the product applies it: cuBLASLt computes it in its
     epilogue while each tile is on chip, saving a kernel that reads and
     writes the whole result again. In a pipelined product every chunk
     applies it.
