@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -53,6 +54,9 @@ void fuser::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::gpu::GPUDialect, mlir::NVVM::NVVMDialect,
                   mlir::LLVM::LLVMDialect, mlir::affine::AffineDialect,
                   mlir::vector::VectorDialect, mlir::ub::UBDialect>();
+  // Programs annotated for upstream's shard dialect, which
+  // convert-shard-to-fuser imports.
+  registry.insert<mlir::shard::ShardDialect>();
   // Kernel code generation bufferizes linalg, tensor and arith ops.
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::linalg::registerBufferizableOpInterfaceExternalModels(registry);

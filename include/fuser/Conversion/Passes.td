@@ -5,6 +5,41 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertShardToFuser : Pass<"convert-shard-to-fuser", "ModuleOp"> {
+  let summary = "Import upstream shard dialect annotations as fuser shardings";
+  let description = [{
+    Contract. Reads: a module annotated with upstream's `shard` dialect
+    (`shard.grid`, `shard.sharding`, `shard.shard`) whose compute ops are
+    fuser ops. Writes: the same program with the shardings in the tensor
+    types, ready for fuser-propagate-shardings, and no shard op left.
+
+    Each `shard.grid` becomes a `#fuser.mesh` of its shape; the `split_axes`
+    of a `shard.sharding` become the per-dim mesh axes of a
+    `#fuser.sharding` on that mesh, in the same order (outermost first),
+    with dims beyond the listed ones replicated. `shard.shard %x to %s`
+    gives `%x` the sharding (a function argument or a returned value also
+    in the function type); `shard.shard %x to %s annotate_for_users` gives
+    its users `%x` in sharding `%s`, through a `fuser.set` when `%x` is not
+    already placed that way.
+
+    Refused, with a diagnostic at the op that states them: grids with a
+    dynamic size (a mesh has a fixed number of devices), `halo_sizes` and
+    `sharded_dims_offsets` (every shard of a fuser tensor has the same size
+    and no halo), shardings not defined by `shard.sharding`, used by other
+    ops or referring to an unknown grid, split axes for more dims than the
+    tensor has or that do not divide it, encodings other than a
+    `#fuser.sharding`, two different shardings of one value, annotations
+    of block arguments that are not function arguments, a function whose
+    signature changes while something calls it, returns that disagree on
+    the shardings, and every other shard op (collectives, queries).
+    Nothing is rewritten unless everything imports.
+
+    fuser-compile reads fuser programs: run this pass first
+    (`fuser-opt --convert-shard-to-fuser prog.mlir -o fuser.mlir`).
+  }];
+  let dependentDialects = ["::mlir::fuser::FuserDialect"];
+}
+
 def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
   let summary = "Turn segmented fuser functions into host programs";
   let description = [{
