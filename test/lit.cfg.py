@@ -34,3 +34,11 @@ ptxas = os.path.join(cuda_home, "bin", "ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# Upstream tools built on libMLIR.so (Debian's mlir-opt) load our plugin.
+upstream_mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+plugin = os.path.join(config.fuser_obj_root, "lib", "libFuserMLIRPlugin.so")
+if os.path.exists(upstream_mlir_opt) and os.path.exists(plugin):
+    config.available_features.add("mlir-opt-plugin")
+    config.substitutions.append(("%mlir_opt", upstream_mlir_opt))
+    config.substitutions.append(("%fuser_plugin", plugin))

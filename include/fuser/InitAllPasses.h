@@ -3,8 +3,11 @@
 #define FUSER_INITALLPASSES_H
 
 namespace fuser {
-/// Registers our passes, the fuser-to-hostir-pipeline and the generic upstream transforms
-/// (canonicalize, cse, symbol-dce, ...) for command-line use.
+/// Registers our passes and pipelines (fuser-to-hostir-pipeline, ...) for
+/// command-line use.
+void registerFuserPasses();
+/// Registers those and the generic upstream transforms (canonicalize, cse,
+/// symbol-dce, ...): the passes of fuser-opt.
 void registerAllPasses();
 } // namespace fuser
 

@@ -9,10 +9,14 @@
 
 #include "mlir/Transforms/Passes.h"
 
-void fuser::registerAllPasses() {
-  mlir::registerTransformsPasses();
+void fuser::registerFuserPasses() {
   mlir::fuser::registerFuserTransformsPasses();
   mlir::fuser::registerFuserConversionPasses();
   mlir::hostir::registerHostIRTransformsPasses();
   fuser::registerFuserPipelines();
+}
+
+void fuser::registerAllPasses() {
+  mlir::registerTransformsPasses();
+  registerFuserPasses();
 }

@@ -1,0 +1,65 @@
+//===- Compile.h - annotated programs to shared libraries ------*- C++ -*-===//
+//
+// The ahead-of-time compiler behind fuser-compile, the C API and the Python
+// bindings: every function of an annotated fuser program becomes a C entry
+// point of one shared library that links the runtime, next to a reference
+// copy of the program on a single device and the library's metadata.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_COMPILE_COMPILE_H
+#define FUSER_COMPILE_COMPILE_H
+
+#include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <string>
+#include <vector>
+
+namespace fuser {
+
+struct CompileOptions {
+  mlir::fuser::HostTarget target = mlir::fuser::HostTarget::CPU;
+  /// mpi or nccl (the CPU runtime runs both over MPI), or cuda_ipc for
+  /// GPUs; empty: mpi for the CPU, nccl for CUDA.
+  std::string backend;
+  /// The GPU architecture (sm_<number>) and PTX version of CUDA kernels.
+  std::string chip = "sm_90";
+  std::string ptxFeatures = "+ptx80";
+  /// Where the kernels' PTX is also written (CUDA; empty: nowhere).
+  std::string ptxOutput;
+  /// The CUDA toolkit providing libdevice; empty: $CUDA_HOME, else
+  /// /usr/local/cuda.
+  std::string cudaPath;
+  /// The functions to compile; empty: every function with a body.
+  std::vector<std::string> programs;
+  /// Pool streams of pipelined loops (0: one per iteration).
+  int64_t streams = 0;
+  /// auto, collective, ring or none; empty: auto for CUDA, collective for
+  /// the CPU.
+  std::string pipelining;
+  /// A JSON calibration of the machine for `auto`; empty: the built-in one.
+  std::string pipeliningCalibration;
+  /// Where resharding moves data: auto, before or after.
+  std::string reshardPlacement = "auto";
+  bool cacheAllocations = true;
+  /// Where the bytes each rank communicates are written as JSON ('-' for
+  /// stdout; empty: not reported).
+  std::string reportCommunication;
+  /// The directory holding libFuserRuntime.so; empty: the one installed
+  /// next to this compiler, else the build tree's.
+  std::string runtimeDir;
+};
+
+/// Compiles `module`, which it changes, into the shared library
+/// `libraryPath` and writes the library's metadata also to
+/// `libraryPath`.json. Errors are diagnostics at the module's location.
+mlir::LogicalResult compileToLibrary(mlir::ModuleOp module,
+                                     const CompileOptions &options,
+                                     llvm::StringRef libraryPath);
+
+} // namespace fuser
+
+#endif // FUSER_COMPILE_COMPILE_H

@@ -1,0 +1,324 @@
+//===- CompileToLibrary.cpp - annotated programs to shared libraries ------===//
+//
+// Every function of an annotated fuser program is compiled for CPU ranks or
+// for GPUs: the sharded program (fuser-to-hostir-pipeline, then
+// fuser-cpu-to-llvm or fuser-cuda-to-llvm, kernels as PTX) and, under
+// <name>__reference, the same program without shardings, always for the
+// CPU, which one rank runs to check the sharded result independently of
+// the target. The two are separate modules and objects whose symbols are
+// all internal but the C entry points and the metadata, so they cannot
+// collide. The shared library links the runtime and carries its metadata
+// as the JSON string `fuser_program_metadata`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuser/Compile/Compile.h"
+
+#include "ProgramMetadata.h"
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <dlfcn.h>
+
+using namespace mlir;
+using mlir::fuser::HostTarget;
+
+namespace {
+/// A copy of `function` in `module` on a single device, named
+/// <name>__reference: every tensor replicated on a one-device mesh (so
+/// layouts the compiler chooses still have a sharding to live in), nothing
+/// to communicate.
+void addReference(ModuleOp module, func::FuncOp function) {
+  auto single = mlir::fuser::MeshAttr::get(module.getContext(), {1});
+  auto strip = [&](Type type) -> Type {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return type;
+    SmallVector<SmallVector<int64_t>> replicated(tensor.getRank());
+    return RankedTensorType::get(
+        tensor.getShape(), tensor.getElementType(),
+        mlir::fuser::ShardingAttr::get(single, replicated));
+  };
+  OpBuilder builder(module.getBodyRegion());
+  builder.setInsertionPointToEnd(module.getBody());
+  auto reference = cast<func::FuncOp>(builder.clone(*function));
+  reference.setSymName((function.getSymName() + "__reference").str());
+  reference.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      result.setType(strip(result.getType()));
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          argument.setType(strip(argument.getType()));
+  });
+  reference.setType(builder.getFunctionType(
+      llvm::map_to_vector(function.getArgumentTypes(), strip),
+      llvm::map_to_vector(function.getResultTypes(), strip)));
+}
+
+/// Writes the kernels' PTX (the gpu.binary's objects) to `path`.
+LogicalResult writePTX(ModuleOp module, StringRef path) {
+  std::error_code code;
+  llvm::raw_fd_ostream ptx(path, code);
+  if (code)
+    return module.emitError("cannot write ") << path << ": " << code.message();
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      ptx << cast<gpu::ObjectAttr>(object).getObject().getValue();
+  });
+  return success();
+}
+
+/// Lowers the fuser functions of `module` to the LLVM dialect for
+/// `target`, posting communications on `backend`.
+LogicalResult lowerToLLVM(ModuleOp module, HostTarget target, StringRef backend,
+                          const ::fuser::CompileOptions &options) {
+  PassManager pm(module.getContext());
+  ::fuser::FuserToHostIRPipelineOptions pipeline;
+  pipeline.backend = backend.str();
+  pipeline.streams = options.streams;
+  pipeline.pipelining =
+      options.pipelining.empty()
+          ? std::string(target == HostTarget::CUDA ? "auto" : "collective")
+          : options.pipelining;
+  pipeline.pipeliningCalibration = options.pipeliningCalibration;
+  pipeline.reshardPlacement = options.reshardPlacement;
+  pipeline.cacheAllocations = options.cacheAllocations;
+  ::fuser::buildFuserToHostIRPipeline(pm, pipeline);
+  switch (target) {
+  case HostTarget::CPU:
+    ::fuser::buildCPUToLLVMPipeline(pm);
+    break;
+  case HostTarget::CUDA: {
+    ::fuser::GPUKernelOptions kernels;
+    kernels.chip = options.chip;
+    kernels.ptxFeatures = options.ptxFeatures;
+    if (!options.cudaPath.empty())
+      kernels.cudaPath = options.cudaPath;
+    ::fuser::buildKernelsToPTXPipeline(pm, kernels);
+    if (failed(pm.run(module)) || (!options.ptxOutput.empty() &&
+                                   failed(writePTX(module, options.ptxOutput))))
+      return failure();
+    PassManager host(module.getContext());
+    ::fuser::buildHostToLLVMPipeline(host, HostTarget::CUDA);
+    return host.run(module);
+  }
+  }
+  return pm.run(module);
+}
+
+/// Writes `module` (in the LLVM dialect) as an object file at `path`, with
+/// every symbol internal but the programs' C entry points and the
+/// metadata: the two objects of a library each define their own functions
+/// and constants, which must neither collide nor be exported.
+LogicalResult emitObject(ModuleOp module, StringRef path) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed");
+  llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
+    return value.getName().starts_with("_mlir_ciface_") ||
+           value.getName() == "fuser_program_metadata";
+  });
+  std::string error;
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return module.emitError(error);
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), "", llvm::TargetOptions(),
+      llvm::Reloc::PIC_));
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(triple);
+  std::error_code code;
+  llvm::ToolOutputFile object(path, code, llvm::sys::fs::OF_None);
+  if (code)
+    return module.emitError("cannot write ") << path << ": " << code.message();
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, object.os(), nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("the host target cannot emit objects");
+  passes.run(*llvmModule);
+  object.keep();
+  return success();
+}
+
+/// Where libFuserRuntime.so is: the directory given, else the one holding
+/// the code of this compiler (an installed libFuserMLIR.so sits next to
+/// the runtime) or its ../lib (an installed fuser-compile), else the build
+/// tree's runtime.
+std::string findRuntimeDir(const ::fuser::CompileOptions &options) {
+  if (!options.runtimeDir.empty())
+    return options.runtimeDir;
+  Dl_info image;
+  if (dladdr(reinterpret_cast<void *>(&findRuntimeDir), &image) &&
+      image.dli_fname) {
+    SmallString<256> directory(llvm::sys::path::parent_path(image.dli_fname));
+    for (StringRef candidate : {"", "../lib"}) {
+      SmallString<256> runtime(directory);
+      llvm::sys::path::append(runtime, candidate, "libFuserRuntime.so");
+      if (llvm::sys::fs::exists(runtime))
+        return llvm::sys::path::parent_path(runtime).str();
+    }
+  }
+  return FUSER_BUILD_RUNTIME_DIR;
+}
+
+/// Links the two objects and the runtime into the shared library at
+/// `libraryPath`.
+LogicalResult link(ModuleOp module, ArrayRef<std::string> objects,
+                   StringRef libraryPath, StringRef runtimeDir) {
+  llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("c++");
+  if (!linker)
+    return module.emitError("no C++ compiler driver (c++) to link with");
+  std::string libraryDir = ("-L" + runtimeDir).str(),
+              rpath = ("-Wl,-rpath," + runtimeDir).str();
+  SmallVector<StringRef> arguments{*linker, "-shared", "-o", libraryPath};
+  arguments.append(objects.begin(), objects.end());
+  arguments.append({libraryDir, rpath, "-lFuserRuntime", "-lm"});
+  std::string error;
+  if (llvm::sys::ExecuteAndWait(*linker, arguments, std::nullopt, {}, 0, 0,
+                                &error) != 0)
+    return module.emitError("linking ") << libraryPath << " failed " << error;
+  return success();
+}
+
+/// Whether `name` names a CUDA architecture (sm_<number>).
+bool isChipName(StringRef name) {
+  unsigned number;
+  return name.consume_front("sm_") && !name.getAsInteger(10, number);
+}
+
+/// Keeps only the functions `names` lists (all when empty).
+LogicalResult selectPrograms(ModuleOp module, ArrayRef<std::string> names) {
+  if (names.empty())
+    return success();
+  for (StringRef name : names)
+    if (!module.lookupSymbol<func::FuncOp>(name))
+      return module.emitError("no function @") << name << " to compile";
+  for (auto function :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!function.isExternal() &&
+        !llvm::is_contained(names, function.getSymName()))
+      function.erase();
+  return success();
+}
+} // namespace
+
+namespace fuser {
+LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
+                               StringRef libraryPath) {
+  bool cuda = options.target == HostTarget::CUDA;
+  std::string backend = options.backend;
+  if (backend.empty())
+    backend = cuda ? "nccl" : "mpi";
+  if (cuda && backend == "mpi")
+    return module.emitError("MPI collectives on device buffers are not "
+                            "supported; compile for the cuda target with the "
+                            "nccl or cuda_ipc backend");
+  if (!isChipName(options.chip))
+    return module.emitError("the chip is a CUDA architecture such as sm_90, "
+                            "got '")
+           << options.chip << "'";
+  if (failed(selectPrograms(module, options.programs)))
+    return failure();
+
+  // Metadata from the signatures once propagation has placed every value
+  // (unannotated arguments become replicated on the program's mesh).
+  MLIRContext *context = module.getContext();
+  {
+    PassManager propagate(context);
+    propagate.nest<func::FuncOp>().addPass(
+        mlir::fuser::createPropagateShardings());
+    if (failed(propagate.run(module)))
+      return failure();
+  }
+
+  // What the programs communicate, read where every data movement is one
+  // communication: on a copy decomposed as the pipeline decomposes them.
+  if (!options.reportCommunication.empty()) {
+    OwningOpRef<ModuleOp> decomposed = module.clone();
+    PassManager report(context);
+    mlir::fuser::DecomposeReshardingsOptions decompose;
+    decompose.reshardPlacement = options.reshardPlacement;
+    report.nest<func::FuncOp>().addPass(
+        mlir::fuser::createDecomposeReshardings(decompose));
+    mlir::fuser::ReportCommunicationOptions reportOptions;
+    reportOptions.output = options.reportCommunication;
+    report.addPass(mlir::fuser::createReportCommunication(reportOptions));
+    if (failed(report.run(*decomposed)))
+      return failure();
+  }
+  OwningOpRef<ModuleOp> references = ModuleOp::create(module.getLoc());
+  std::vector<ProgramInfo> programs;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function.isExternal())
+      continue;
+    std::optional<ProgramInfo> program = describeProgram(function);
+    if (!program)
+      return failure();
+    programs.push_back(std::move(*program));
+    addReference(*references, function);
+  }
+
+  // The references run on one device and communicate nothing.
+  if (failed(lowerToLLVM(module, options.target, backend, options)) ||
+      failed(lowerToLLVM(*references, HostTarget::CPU, "mpi", options)))
+    return failure();
+
+  // The metadata travels inside the library.
+  std::string metadata = writeMetadata(programs, options);
+  OpBuilder builder(module.getBodyRegion());
+  builder.setInsertionPointToEnd(module.getBody());
+  auto text = builder.getStringAttr(metadata + std::string(1, '\0'));
+  LLVM::GlobalOp::create(
+      builder, module.getLoc(),
+      LLVM::LLVMArrayType::get(builder.getI8Type(), text.size()),
+      /*isConstant=*/true, LLVM::Linkage::External, "fuser_program_metadata",
+      text);
+
+  std::string programObject = (libraryPath + ".o").str(),
+              referenceObject = (libraryPath + ".reference.o").str();
+  LogicalResult built =
+      success(succeeded(emitObject(module, programObject)) &&
+              succeeded(emitObject(*references, referenceObject)) &&
+              succeeded(link(module, {programObject, referenceObject},
+                             libraryPath, findRuntimeDir(options))));
+  llvm::sys::fs::remove(programObject);
+  llvm::sys::fs::remove(referenceObject);
+  if (failed(built))
+    return failure();
+
+  std::error_code code;
+  llvm::raw_fd_ostream json((libraryPath + ".json").str(), code);
+  if (code)
+    return module.emitError("cannot write ")
+           << libraryPath << ".json: " << code.message();
+  json << metadata;
+  return success();
+}
+} // namespace fuser

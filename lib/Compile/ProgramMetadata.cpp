@@ -1,0 +1,110 @@
+//===- ProgramMetadata.cpp - what a compiled library says of itself -------===//
+
+#include "ProgramMetadata.h"
+
+#include "fuser/Conversion/HostIRToLLVM/RuntimeABI.h"
+
+#include "llvm/Support/JSON.h"
+
+using llvm::ArrayRef;
+using llvm::StringRef;
+using mlir::RankedTensorType;
+using mlir::Type;
+using mlir::func::FuncOp;
+
+namespace {
+std::optional<fuser::TensorInfo> describe(Type type) {
+  auto tensor = mlir::dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return std::nullopt;
+  std::optional<FuserDType> dtype =
+      mlir::fuser::getRuntimeDType(tensor.getElementType());
+  if (!dtype)
+    return std::nullopt;
+  fuser::TensorInfo info;
+  info.dtype = fuser_dtype_name(*dtype);
+  info.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  if (mlir::fuser::ShardingAttr sharding = mlir::fuser::getSharding(tensor)) {
+    info.meshShape.assign(sharding.getMesh().getShape().begin(),
+                          sharding.getMesh().getShape().end());
+    info.devices = sharding.getMesh().getDeviceIds();
+    info.dimAxes = sharding.getDimAxesList();
+  } else {
+    info.meshShape = {1};
+    info.devices = {0};
+    info.dimAxes.resize(info.shape.size());
+  }
+  return info;
+}
+
+/// Writes one input or output, its fields in the order a reader expects.
+void writeJson(llvm::json::OStream &json, const fuser::TensorInfo &info) {
+  json.object([&] {
+    json.attribute("dtype", info.dtype);
+    json.attribute("shape", llvm::json::Array(info.shape));
+    json.attributeObject("mesh", [&] {
+      json.attribute("shape", llvm::json::Array(info.meshShape));
+      json.attribute("devices", llvm::json::Array(info.devices));
+    });
+    json.attributeArray("dim_axes", [&] {
+      for (const auto &axes : info.dimAxes)
+        json.value(llvm::json::Array(axes));
+    });
+  });
+}
+} // namespace
+
+std::optional<fuser::ProgramInfo> fuser::describeProgram(FuncOp function) {
+  ProgramInfo program;
+  program.name = function.getSymName().str();
+  for (auto [types, infos] :
+       {std::pair<ArrayRef<Type>, std::vector<TensorInfo> *>{
+            function.getArgumentTypes(), &program.inputs},
+        {function.getResultTypes(), &program.outputs}})
+    for (Type type : types) {
+      std::optional<TensorInfo> info = describe(type);
+      if (!info) {
+        function.emitError("a compiled program takes and returns static "
+                           "tensors of the runtime's element types (f32, "
+                           "f16, bf16, f64, i64, i32, i8, i1), got ")
+            << type;
+        return std::nullopt;
+      }
+      infos->push_back(std::move(*info));
+    }
+  return program;
+}
+
+std::string fuser::writeMetadata(ArrayRef<ProgramInfo> programs,
+                                 const CompileOptions &options) {
+  bool cuda = options.target == mlir::fuser::HostTarget::CUDA;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("format", "fuser-program");
+    json.attribute("version", FUSER_PROGRAM_ABI_VERSION);
+    json.attribute("target", cuda ? "cuda" : "cpu");
+    if (cuda)
+      json.attribute("chip", options.chip);
+    json.attributeArray("programs", [&] {
+      for (const ProgramInfo &program : programs)
+        json.object([&] {
+          json.attribute("name", program.name);
+          json.attribute("entry", "_mlir_ciface_" + program.name);
+          json.attribute("reference",
+                         "_mlir_ciface_" + program.name + "__reference");
+          for (auto [field, tensors] :
+               {std::pair<StringRef, ArrayRef<TensorInfo>>{"inputs",
+                                                           program.inputs},
+                {"outputs", program.outputs}})
+            json.attributeArray(field, [&] {
+              for (const TensorInfo &info : tensors)
+                writeJson(json, info);
+            });
+        });
+    });
+  });
+  os << "\n";
+  return text;
+}

@@ -1,0 +1,45 @@
+//===- ProgramMetadata.h - what a compiled library says of itself -*- C++ -*-//
+//
+// The JSON document a compiled library carries (as the string
+// `fuser_program_metadata`) and writes next to itself: its target and, per
+// program, its entry points and the global shape, element type and
+// sharding of each input and output. fuser-exec reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_LIB_COMPILE_PROGRAMMETADATA_H
+#define FUSER_LIB_COMPILE_PROGRAMMETADATA_H
+
+#include "fuser/Compile/Compile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <optional>
+
+namespace fuser {
+
+/// One tensor of a program's signature.
+struct TensorInfo {
+  std::string dtype;
+  llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<int64_t> meshShape;
+  llvm::SmallVector<int64_t> devices;
+  llvm::SmallVector<llvm::SmallVector<int64_t>> dimAxes;
+};
+
+/// One program of the library: its name and signature.
+struct ProgramInfo {
+  std::string name;
+  std::vector<TensorInfo> inputs, outputs;
+};
+
+/// The signature of `function`, or an error on it for a type the runtime
+/// cannot hold.
+std::optional<ProgramInfo> describeProgram(mlir::func::FuncOp function);
+
+std::string writeMetadata(llvm::ArrayRef<ProgramInfo> programs,
+                          const CompileOptions &options);
+
+} // namespace fuser
+
+#endif // FUSER_LIB_COMPILE_PROGRAMMETADATA_H
