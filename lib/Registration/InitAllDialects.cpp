@@ -2,6 +2,7 @@
 
 #include "fuser/InitAllDialects.h"
 
+#include "fuser/Dialect/Fuser/ExternalModels/UpstreamShardingRules.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
 
@@ -57,6 +58,9 @@ void fuser::registerAllDialects(mlir::DialectRegistry &registry) {
   // Programs annotated for upstream's shard dialect, which
   // convert-shard-to-fuser imports.
   registry.insert<mlir::shard::ShardDialect>();
+  // Sharding propagation and decomposition read linalg, tensor, arith and
+  // math ops through these.
+  mlir::fuser::registerUpstreamShardingRules(registry);
   // Kernel code generation bufferizes linalg, tensor and arith ops.
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::linalg::registerBufferizableOpInterfaceExternalModels(registry);

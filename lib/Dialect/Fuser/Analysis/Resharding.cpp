@@ -64,6 +64,9 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
   FactorSharding required(rule.getNumFactors());
   ShardingAttr partialSource;
   for (auto [index, result] : llvm::enumerate(operation->getResults())) {
+    // Scalars (upstream elementwise ops in linalg bodies) are not placed.
+    if (!isa<RankedTensorType>(result.getType()))
+      continue;
     ShardingAttr sharding = getSharding(result);
     if (!sharding) {
       why = "result #" + std::to_string(index) + " has no sharding";
@@ -100,7 +103,8 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
     for (auto [index, factor] : llvm::enumerate(rule.getFactors()))
       if (factor.kind == FactorKind::Reduction)
         reductionFactors.push_back(index);
-    if (reductionFactors.empty()) {
+    if (reductionFactors.empty() &&
+        !llvm::is_contained(rule.neutralFor, partialSource.getPartialKind())) {
       why = "the results are partial, but the op reduces nothing";
       return failure();
     }
@@ -131,13 +135,19 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
           llvm::erase(pending, axis);
       }
     }
-    llvm::append_range(required.axes[reductionFactors.front()], pending);
+    if (!reductionFactors.empty())
+      llvm::append_range(required.axes[reductionFactors.front()], pending);
   }
 
   SmallVector<ShardingAttr> shardings;
   for (auto [index, operand] : llvm::enumerate(operation->getOperands())) {
     if (!isa<RankedTensorType>(operand.getType())) {
       shardings.push_back({});
+      continue;
+    }
+    if (std::optional<unsigned> bound = rule.getBoundResult(index)) {
+      shardings.push_back(
+          placementOf(getSharding(operation->getResult(*bound))));
       continue;
     }
     FailureOr<SmallVector<SmallVector<int64_t>>> dims =

@@ -69,36 +69,6 @@ ShardingRule VarMeanOp::getShardingRule() {
                        ReductionKind::Sum);
 }
 
-/// A rule over one operand and one result where each entry of `mapping`
-/// pairs an operand dim with a result dim that hold the same data; other
-/// dims get factors of their own of kind `ownKind`.
-static ShardingRule
-pairedDimsRule(ArrayRef<int64_t> operandShape, ArrayRef<int64_t> resultShape,
-               ArrayRef<std::pair<int64_t, int64_t>> mapping,
-               FactorKind ownKind = FactorKind::Parallel) {
-  ShardingRule rule;
-  DimFactors operand(operandShape.size()), result(resultShape.size());
-  SmallVector<bool> operandPaired(operandShape.size()),
-      resultPaired(resultShape.size());
-  for (auto [from, to] : mapping) {
-    operandPaired[from] = resultPaired[to] = true;
-    if (operandShape[from] == 1)
-      continue;
-    int64_t factor = rule.addFactor(operandShape[from]);
-    operand[from].push_back(factor);
-    result[to].push_back(factor);
-  }
-  for (auto [dim, size] : llvm::enumerate(operandShape))
-    if (!operandPaired[dim])
-      rule.addOwnFactor(operand, dim, size, ownKind);
-  for (auto [dim, size] : llvm::enumerate(resultShape))
-    if (!resultPaired[dim])
-      rule.addOwnFactor(result, dim, size, ownKind);
-  rule.operands.push_back(std::move(operand));
-  rule.results.push_back(std::move(result));
-  return rule;
-}
-
 ShardingRule BroadcastOp::getShardingRule() {
   ArrayRef<int64_t> in = shapeOf(getInput()), out = shapeOf(getResult());
   SmallVector<std::pair<int64_t, int64_t>> mapping;
@@ -106,7 +76,7 @@ ShardingRule BroadcastOp::getShardingRule() {
   for (auto [inputDim, resultDim] : llvm::enumerate(getDims()))
     if (in[inputDim] == out[resultDim])
       mapping.emplace_back(inputDim, resultDim);
-  return pairedDimsRule(in, out, mapping);
+  return ShardingRule::pairedDims(in, out, mapping);
 }
 
 ShardingRule ExpandOp::getShardingRule() {
@@ -115,7 +85,7 @@ ShardingRule ExpandOp::getShardingRule() {
   for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
     if (in[dim] == out[dim])
       mapping.emplace_back(dim, dim);
-  return pairedDimsRule(in, out, mapping);
+  return ShardingRule::pairedDims(in, out, mapping);
 }
 
 ShardingRule SqueezeOp::getShardingRule() {
@@ -125,7 +95,7 @@ ShardingRule SqueezeOp::getShardingRule() {
   for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
     if (!llvm::is_contained(getDims(), dim))
       mapping.emplace_back(dim, resultDim++);
-  return pairedDimsRule(in, out, mapping);
+  return ShardingRule::pairedDims(in, out, mapping);
 }
 
 ShardingRule ReshapeOp::getShardingRule() {
@@ -136,31 +106,21 @@ ShardingRule PermuteOp::getShardingRule() {
   SmallVector<std::pair<int64_t, int64_t>> mapping;
   for (auto [resultDim, inputDim] : llvm::enumerate(getPerm()))
     mapping.emplace_back(inputDim, resultDim);
-  return pairedDimsRule(shapeOf(getInput()), shapeOf(getResult()), mapping);
-}
-
-/// Dims an op leaves whole are shared; the dims it cuts or grows are
-/// blocked on both sides: their elements move, so they cannot stay split.
-static ShardingRule keepUnchangedDims(ArrayRef<int64_t> in,
-                                      ArrayRef<int64_t> out,
-                                      function_ref<bool(int64_t)> changes) {
-  SmallVector<std::pair<int64_t, int64_t>> mapping;
-  for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
-    if (!changes(dim))
-      mapping.emplace_back(dim, dim);
-  return pairedDimsRule(in, out, mapping, FactorKind::Blocked);
+  return ShardingRule::pairedDims(shapeOf(getInput()), shapeOf(getResult()),
+                                  mapping);
 }
 
 ShardingRule SliceOp::getShardingRule() {
   ArrayRef<int64_t> in = shapeOf(getInput());
-  return keepUnchangedDims(in, shapeOf(getResult()), [&](int64_t dim) {
-    return getStarts()[dim] != 0 || getLimits()[dim] != in[dim] ||
-           getSteps()[dim] != 1;
-  });
+  return ShardingRule::keepingUnchangedDims(
+      in, shapeOf(getResult()), [&](int64_t dim) {
+        return getStarts()[dim] != 0 || getLimits()[dim] != in[dim] ||
+               getSteps()[dim] != 1;
+      });
 }
 
 ShardingRule PadOp::getShardingRule() {
-  return keepUnchangedDims(
+  return ShardingRule::keepingUnchangedDims(
       shapeOf(getInput()), shapeOf(getResult()),
       [&](int64_t dim) { return getLow()[dim] != 0 || getHigh()[dim] != 0; });
 }
@@ -172,34 +132,14 @@ ShardingRule SelectOp::getShardingRule() {
   for (int64_t dim = 0, rank = in.size(); dim < rank; ++dim)
     if (dim != static_cast<int64_t>(getDim()))
       mapping.emplace_back(dim, resultDim++);
-  return pairedDimsRule(in, shapeOf(getResult()), mapping, FactorKind::Blocked);
+  return ShardingRule::pairedDims(in, shapeOf(getResult()), mapping,
+                                  FactorKind::Blocked);
 }
 
 ShardingRule CatOp::getShardingRule() {
-  ShardingRule rule;
-  ArrayRef<int64_t> out = shapeOf(getResult());
-  int64_t catDim = getDim();
-  DimFactors result(out.size());
-  SmallVector<DimFactors> inputs;
-  for (Value input : getInputs())
-    inputs.emplace_back(shapeOf(input).size());
-  for (int64_t dim = 0, rank = out.size(); dim < rank; ++dim) {
-    if (dim == catDim) {
-      for (auto [input, factors] : llvm::zip_equal(getInputs(), inputs))
-        rule.addOwnFactor(factors, dim, shapeOf(input)[dim], FactorKind::Blocked);
-      rule.addOwnFactor(result, dim, out[dim], FactorKind::Blocked);
-      continue;
-    }
-    if (out[dim] == 1)
-      continue;
-    int64_t factor = rule.addFactor(out[dim]);
-    for (DimFactors &factors : inputs)
-      factors[dim].push_back(factor);
-    result[dim].push_back(factor);
-  }
-  rule.operands = std::move(inputs);
-  rule.results.push_back(std::move(result));
-  return rule;
+  SmallVector<ArrayRef<int64_t>> inputs =
+      llvm::map_to_vector(getInputs(), shapeOf);
+  return ShardingRule::concatenation(inputs, shapeOf(getResult()), getDim());
 }
 
 ShardingRule MatmulOp::getShardingRule() {

@@ -120,6 +120,69 @@ ShardingRule ShardingRule::reshape(ArrayRef<int64_t> from,
   return rule;
 }
 
+ShardingRule ShardingRule::pairedDims(
+    ArrayRef<int64_t> operandShape, ArrayRef<int64_t> resultShape,
+    ArrayRef<std::pair<int64_t, int64_t>> mapping, FactorKind ownKind) {
+  ShardingRule rule;
+  DimFactors operand(operandShape.size()), result(resultShape.size());
+  SmallVector<bool> operandPaired(operandShape.size()),
+      resultPaired(resultShape.size());
+  for (auto [from, to] : mapping) {
+    operandPaired[from] = resultPaired[to] = true;
+    if (operandShape[from] == 1)
+      continue;
+    int64_t factor = rule.addFactor(operandShape[from]);
+    operand[from].push_back(factor);
+    result[to].push_back(factor);
+  }
+  for (auto [dim, size] : llvm::enumerate(operandShape))
+    if (!operandPaired[dim])
+      rule.addOwnFactor(operand, dim, size, ownKind);
+  for (auto [dim, size] : llvm::enumerate(resultShape))
+    if (!resultPaired[dim])
+      rule.addOwnFactor(result, dim, size, ownKind);
+  rule.operands.push_back(std::move(operand));
+  rule.results.push_back(std::move(result));
+  return rule;
+}
+
+ShardingRule
+ShardingRule::keepingUnchangedDims(ArrayRef<int64_t> operandShape,
+                                   ArrayRef<int64_t> resultShape,
+                                   function_ref<bool(int64_t)> changes) {
+  SmallVector<std::pair<int64_t, int64_t>> mapping;
+  for (int64_t dim = 0, rank = operandShape.size(); dim < rank; ++dim)
+    if (!changes(dim))
+      mapping.emplace_back(dim, dim);
+  return pairedDims(operandShape, resultShape, mapping, FactorKind::Blocked);
+}
+
+ShardingRule
+ShardingRule::concatenation(ArrayRef<ArrayRef<int64_t>> operandShapes,
+                            ArrayRef<int64_t> resultShape, int64_t catDim) {
+  ShardingRule rule;
+  DimFactors result(resultShape.size());
+  SmallVector<DimFactors> inputs(operandShapes.size(),
+                                 DimFactors(resultShape.size()));
+  for (int64_t dim = 0, rank = resultShape.size(); dim < rank; ++dim) {
+    if (dim == catDim) {
+      for (auto [shape, factors] : llvm::zip_equal(operandShapes, inputs))
+        rule.addOwnFactor(factors, dim, shape[dim], FactorKind::Blocked);
+      rule.addOwnFactor(result, dim, resultShape[dim], FactorKind::Blocked);
+      continue;
+    }
+    if (resultShape[dim] == 1)
+      continue;
+    int64_t factor = rule.addFactor(resultShape[dim]);
+    for (DimFactors &factors : inputs)
+      factors[dim].push_back(factor);
+    result[dim].push_back(factor);
+  }
+  rule.operands = std::move(inputs);
+  rule.results.push_back(std::move(result));
+  return rule;
+}
+
 SmallVector<int64_t> FactorSharding::usedAxes() const {
   SmallVector<int64_t> used;
   for (const SmallVector<int64_t> &factorAxes : axes)

@@ -94,14 +94,14 @@ mlir::fuser::inferViewLayoutFromFactors(Operation *op,
 /// its step differs from the old extent leaves a gap before the next outer
 /// dim, which is then not contiguous; a step above 1 leaves gaps inside the
 /// dim itself.
-std::optional<Layout> SliceOp::inferViewLayout(const Layout &operandLayout,
-                                               std::string &) {
-  ArrayRef<int64_t> shape = getInput().getType().getShape();
-  ArrayRef<int64_t> sliced = getResult().getType().getShape();
+Layout mlir::fuser::inferSliceLayout(const Layout &operandLayout,
+                                     ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> sliced,
+                                     ArrayRef<int64_t> steps) {
   Layout layout = operandLayout;
   std::optional<size_t> outerNeighbour;
   for (auto [position, dim] : llvm::enumerate(layout.order)) {
-    int64_t step = getSteps()[dim];
+    int64_t step = steps[dim];
     bool gap = ShapedType::isDynamic(shape[dim]) ||
                ShapedType::isDynamic(sliced[dim]) ||
                sliced[dim] * step != shape[dim];
@@ -113,4 +113,10 @@ std::optional<Layout> SliceOp::inferViewLayout(const Layout &operandLayout,
       outerNeighbour = position;
   }
   return layout;
+}
+
+std::optional<Layout> SliceOp::inferViewLayout(const Layout &operandLayout,
+                                               std::string &) {
+  return inferSliceLayout(operandLayout, getInput().getType().getShape(),
+                          getResult().getType().getShape(), getSteps());
 }

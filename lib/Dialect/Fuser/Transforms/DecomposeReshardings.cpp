@@ -199,9 +199,11 @@ private:
 
 /// Lets the op compute on its operands' placement and converts the result
 /// back to its sharding. False when that does not apply: the op has several
-/// results, its operands disagree, or the result would not change.
+/// results, its operands disagree, the result would not change, or an
+/// operand is bound to the result's sharding (a linalg init), so that the
+/// result's type cannot change alone.
 FailureOr<bool> Decomposition::reshardAfter(ShardingRuleOpInterface op) {
-  if (op->getNumResults() != 1)
+  if (op->getNumResults() != 1 || op.getShardingRule().hasBoundOperands())
     return false;
   SmallVector<ProjectionConflict> conflicts;
   std::string why;

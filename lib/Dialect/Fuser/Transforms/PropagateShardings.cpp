@@ -4,6 +4,7 @@
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_PROPAGATESHARDINGS
@@ -25,10 +26,12 @@ public:
   LogicalResult run();
 
 private:
-  bool refine(Value value, ShardingAttr candidate);
+  bool refine(Value value, ShardingAttr candidate, bool withPartial = false);
   FailureOr<bool> forward(ShardingRuleOpInterface op);
   bool backward(ShardingRuleOpInterface op);
   LogicalResult replicateTheRest();
+  LogicalResult convertBoundOperands();
+  LogicalResult checkVerifiers();
   void finishSignature();
 
   bool isFunctionArgument(Value value) {
@@ -44,9 +47,11 @@ private:
 
 /// Adds what `candidate` knows to `value`'s sharding: the whole sharding if it
 /// has none, else mesh axes for dims that have none (axes it already uses are
-/// not taken twice) and a missing stream split. Never touches annotated
-/// values; never removes anything, so propagation reaches a fixed point.
-bool Propagation::refine(Value value, ShardingAttr candidate) {
+/// not taken twice), a missing stream split and, `withPartial`, missing
+/// partial state. Never touches annotated values; never removes anything, so
+/// propagation reaches a fixed point.
+bool Propagation::refine(Value value, ShardingAttr candidate,
+                         bool withPartial) {
   if (!candidate || annotated.contains(value) ||
       !isa<RankedTensorType>(value.getType()))
     return false;
@@ -74,6 +79,11 @@ bool Propagation::refine(Value value, ShardingAttr candidate) {
       next = next.withStream(candidate.getStreamDim(),
                              candidate.getStreamChunks(),
                              candidate.getStreamChunked());
+    if (withPartial && !current.isPartial() && candidate.isPartial() &&
+        llvm::none_of(candidate.getPartialAxes(),
+                      [&](int64_t a) { return llvm::is_contained(used, a); }))
+      next = next.withPartial(candidate.getPartialAxes(),
+                              candidate.getPartialKind());
   }
   if (next == current || !next.checkShape(shape).empty())
     return false;
@@ -133,6 +143,14 @@ bool Propagation::backward(ShardingRuleOpInterface op) {
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
     if (!isa<RankedTensorType>(operand.getType()))
       continue;
+    // An operand bound to a result (a linalg init) takes its whole sharding:
+    // a partial result accumulates into a partial init.
+    if (std::optional<unsigned> bound = rule.getBoundResult(index);
+        bound && !isFunctionArgument(operand))
+      if (ShardingAttr boundSharding = getSharding(op->getResult(*bound))) {
+        changed |= refine(operand, boundSharding, /*withPartial=*/true);
+        continue;
+      }
     FactorMismatch mismatch;
     FailureOr<SmallVector<SmallVector<int64_t>>> dims = dimAxesFromFactors(
         rule, rule.operands[index], factors, mesh, mismatch);
@@ -192,6 +210,102 @@ LogicalResult Propagation::replicateTheRest() {
   return success();
 }
 
+/// Points `operand` at a copy of its producer of type `type`, where the
+/// producer creates its one result from no tensor (tensor.empty) and that
+/// result already is a partial value of the kind `type` needs (its rule is
+/// neutral for it). Other consumers keep the original.
+static LogicalResult recreateAsPartial(OpOperand &operand,
+                                       RankedTensorType type) {
+  auto creation = operand.get().getDefiningOp<ShardingRuleOpInterface>();
+  if (!creation || creation->getNumResults() != 1 ||
+      llvm::any_of(creation->getOperandTypes(),
+                   [](Type type) { return isa<TensorType>(type); }) ||
+      !llvm::is_contained(creation.getShardingRule().neutralFor,
+                          getSharding(type).getPartialKind()))
+    return failure();
+  OpBuilder builder(creation);
+  Operation *copy = builder.clone(*creation);
+  copy->getResult(0).setType(type);
+  operand.set(copy->getResult(0));
+  return success();
+}
+
+/// Operands bound to a result's sharding (ShardingRule::boundResults) that
+/// did not get it (function arguments, annotated values, values other
+/// consumers place differently) read it through a fuser.set, which
+/// decomposition turns into communication. Resharding only resolves partial
+/// values, so the operand of a partial result must be partial already.
+/// Consumers that need a value converted alike share one fuser.set, placed
+/// right after the value's definition so that it dominates them all.
+LogicalResult Propagation::convertBoundOperands() {
+  DenseMap<std::pair<Value, Type>, Value> converted;
+  for (ShardingRuleOpInterface op : ops) {
+    ShardingRule rule = op.getShardingRule();
+    if (!rule.hasBoundOperands())
+      continue;
+    for (OpOperand &operand : op->getOpOperands()) {
+      std::optional<unsigned> bound =
+          rule.getBoundResult(operand.getOperandNumber());
+      if (!bound)
+        continue;
+      ShardingAttr required = getSharding(op->getResult(*bound));
+      ShardingAttr actual = getSharding(operand.get());
+      if (!required || !actual || required == actual)
+        continue;
+      auto type = cast<RankedTensorType>(operand.get().getType())
+                      .cloneWithEncoding(required);
+      if (llvm::any_of(required.getPartialAxes(), [&](int64_t axis) {
+            return !actual.isPartialOver(axis);
+          })) {
+        if (succeeded(recreateAsPartial(operand, type)))
+          continue;
+        return op->emitError("operand #")
+               << operand.getOperandNumber()
+               << " must carry the sharding of result #" << *bound
+               << ", which is partial, but it is not, and resharding only "
+                  "resolves partial values; compute the result into zeros "
+                  "of its own (a linalg.fill of a tensor.empty)";
+      }
+      Value &set = converted[{operand.get(), type}];
+      if (!set) {
+        OpBuilder builder(op->getContext());
+        builder.setInsertionPointAfterValue(operand.get());
+        set = SetOp::create(builder, op->getLoc(), type, operand.get());
+      }
+      operand.set(set);
+    }
+  }
+  return success();
+}
+
+/// Upstream ops may reject encodings on their types (arith.constant's value
+/// must have its result's type) or a mix of them. Say which op cannot carry
+/// what propagation gave it, rather than leave the pass manager to reject
+/// the function afterwards.
+LogicalResult Propagation::checkVerifiers() {
+  bool ok = true;
+  function.walk([&](Operation *op) {
+    if (op == function)
+      return;
+    std::string message;
+    LogicalResult verified = success();
+    {
+      ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+        if (message.empty())
+          message = diag.str();
+        return success();
+      });
+      verified = verify(op, /*verifyRecursively=*/false);
+    }
+    if (succeeded(verified))
+      return;
+    op->emitError("cannot carry the shardings propagation gave it: ")
+        << message;
+    ok = false;
+  });
+  return success(ok);
+}
+
 /// The function type follows its arguments and returned values. (An
 /// annotated result type means the returned value is annotated too: func.return
 /// requires equal types.) A partial value is resolved before it is returned,
@@ -241,10 +355,10 @@ LogicalResult Propagation::run() {
     for (ShardingRuleOpInterface op : llvm::reverse(ops))
       changed |= backward(op);
   }
-  if (failed(replicateTheRest()))
+  if (failed(replicateTheRest()) || failed(convertBoundOperands()))
     return failure();
   finishSignature();
-  return success();
+  return checkVerifiers();
 }
 
 namespace {

@@ -25,7 +25,8 @@ ShardingAttr placementOf(ShardingAttr of);
 /// The shardings the operands of `op` must have so that computing the op
 /// locally yields its results' shardings. Fails (with `why` set) when a
 /// result's sharding cannot come out of the op at all, e.g. a split of a dim
-/// the op needs whole. Operands without a tensor type get a null entry.
+/// the op needs whole. Operands without a tensor type get a null entry;
+/// operands bound to a result (ShardingRule::boundResults) get its placement.
 FailureOr<SmallVector<ShardingAttr>>
 getRequiredOperandShardings(ShardingRuleOpInterface op, std::string &why);
 

@@ -62,6 +62,29 @@ public:
   SmallVector<DimFactors> operands;
   SmallVector<DimFactors> results;
 
+  /// Per operand, the result whose sharding it must carry exactly, partial
+  /// state included; empty when no operand is bound. Upstream ops need it:
+  /// a destination-passing op (linalg) computes each result into its init,
+  /// whose type must equal the result's, and elementwise arith and math ops
+  /// require equal operand and result encodings. Propagation gives bound
+  /// operands their result's sharding (through a fuser.set where they keep
+  /// another one); decomposition moves the other operands, never the result.
+  SmallVector<std::optional<unsigned>> boundResults;
+  std::optional<unsigned> getBoundResult(unsigned operand) const {
+    return operand < boundResults.size() ? boundResults[operand] : std::nullopt;
+  }
+  bool hasBoundOperands() const {
+    return llvm::any_of(boundResults, [](std::optional<unsigned> result) {
+      return result.has_value();
+    });
+  }
+
+  /// Reduction kinds whose partial values the results already are, although
+  /// the op reduces nothing: every rank holds the same copy, which combines
+  /// to itself under max, min and avg, and to itself under sum only when it
+  /// is zero (a fill of the accumulator a split reduction adds into).
+  SmallVector<ReductionKind> neutralFor;
+
   /// Every dim of every operand and result maps to the same factor: the rule
   /// of pointwise ops over tensors of `shape`.
   static ShardingRule pointwise(ArrayRef<int64_t> shape, unsigned numOperands,
@@ -71,6 +94,26 @@ public:
   /// (a reshape). Where the shapes do not factor into each other, the dims
   /// involved get one blocked factor each.
   static ShardingRule reshape(ArrayRef<int64_t> from, ArrayRef<int64_t> to);
+
+  /// One operand and one result where each entry of `mapping` pairs an
+  /// operand dim with a result dim that hold the same data; other dims get
+  /// factors of their own of kind `ownKind`.
+  static ShardingRule pairedDims(ArrayRef<int64_t> operandShape,
+                                 ArrayRef<int64_t> resultShape,
+                                 ArrayRef<std::pair<int64_t, int64_t>> mapping,
+                                 FactorKind ownKind = FactorKind::Parallel);
+
+  /// Same-rank operand and result where the dims for which `changes` holds
+  /// are cut or grown (slice, pad): they are blocked on both sides, since
+  /// their elements move; the others are shared.
+  static ShardingRule keepingUnchangedDims(ArrayRef<int64_t> operandShape,
+                                           ArrayRef<int64_t> resultShape,
+                                           function_ref<bool(int64_t)> changes);
+
+  /// Operands of the same rank joined along `dim` into the result (cat): the
+  /// joined dim is blocked everywhere, the others are shared.
+  static ShardingRule concatenation(ArrayRef<ArrayRef<int64_t>> operandShapes,
+                                    ArrayRef<int64_t> resultShape, int64_t dim);
 
 private:
   SmallVector<Factor> factors;
@@ -133,6 +176,12 @@ std::optional<ShardingRule> getShardingRule(Operation *op);
 std::optional<Layout> inferViewLayoutFromFactors(Operation *op,
                                                  const Layout &operandLayout,
                                                  std::string &whyNot);
+
+/// The layout of a slice of `shape` with extents `sliced` and `steps` (a
+/// dynamic step counts as above 1), as a view of an operand laid out as
+/// `operandLayout`: its memory order, not contiguous where it leaves gaps.
+Layout inferSliceLayout(const Layout &operandLayout, ArrayRef<int64_t> shape,
+                        ArrayRef<int64_t> sliced, ArrayRef<int64_t> steps);
 
 } // namespace mlir::fuser
 
