@@ -4,7 +4,8 @@
 # annotated) for 2 ranks, prints the host program each rank runs, then runs
 # it on 2 MPI ranks on this machine's CPU and checks the result against the
 # unsharded program. Where this machine has 2 GPUs it compiles for them
-# (--target=cuda: the gelu kernel as PTX) and runs one rank per GPU.
+# (--target=cuda: cuBLASLt applies the gelu in the first GEMM's epilogue)
+# and runs one rank per GPU.
 # Usage: scripts/run-example.sh [build-dir]   (default: build/)
 set -euo pipefail
 source "$(dirname "$0")/lib/build.sh"

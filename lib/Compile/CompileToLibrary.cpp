@@ -16,6 +16,7 @@
 
 #include "ProgramMetadata.h"
 
+#include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Pipelines/Pipelines.h"
@@ -248,10 +249,12 @@ LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
     return failure();
 
   // Metadata from the signatures once propagation has placed every value
-  // (unannotated arguments become replicated on the program's mesh).
+  // (unannotated arguments become replicated on the program's mesh), after
+  // upstream `shard` annotations, if any, became shardings.
   MLIRContext *context = module.getContext();
   {
     PassManager propagate(context);
+    propagate.addPass(mlir::fuser::createConvertShardToFuser());
     propagate.nest<func::FuncOp>().addPass(
         mlir::fuser::createPropagateShardings());
     if (failed(propagate.run(module)))

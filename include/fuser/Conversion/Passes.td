@@ -34,8 +34,8 @@ def ConvertShardToFuser : Pass<"convert-shard-to-fuser", "ModuleOp"> {
     the shardings, and every other shard op (collectives, queries).
     Nothing is rewritten unless everything imports.
 
-    fuser-compile reads fuser programs: run this pass first
-    (`fuser-opt --convert-shard-to-fuser prog.mlir -o fuser.mlir`).
+    The compiler (fuser-compile) runs this pass before anything else, so
+    annotated programs compile as they are.
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
