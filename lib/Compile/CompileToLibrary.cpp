@@ -191,8 +191,8 @@ std::string findRuntimeDir(const ::fuser::CompileOptions &options) {
 
 /// Links the two objects and the runtime into the shared library at
 /// `libraryPath`.
-LogicalResult link(ModuleOp module, ArrayRef<std::string> objects,
-                   StringRef libraryPath, StringRef runtimeDir) {
+LogicalResult linkLibrary(ModuleOp module, ArrayRef<std::string> objects,
+                          StringRef libraryPath, StringRef runtimeDir) {
   llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("c++");
   if (!linker)
     return module.emitError("no C++ compiler driver (c++) to link with");
@@ -309,8 +309,8 @@ LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
   LogicalResult built =
       success(succeeded(emitObject(module, programObject)) &&
               succeeded(emitObject(*references, referenceObject)) &&
-              succeeded(link(module, {programObject, referenceObject},
-                             libraryPath, findRuntimeDir(options))));
+              succeeded(linkLibrary(module, {programObject, referenceObject},
+                                    libraryPath, findRuntimeDir(options))));
   llvm::sys::fs::remove(programObject);
   llvm::sys::fs::remove(referenceObject);
   if (failed(built))
