@@ -3,7 +3,8 @@
 |* capi-check <program.mlir> <library.so>: builds and inspects a mesh, a      *|
 |* sharding and a sharded tensor type, reports an invalid sharding through    *|
 |* the context's diagnostics, parses the program, runs sharding propagation   *|
-|* by name, prints the result and compiles the program for CPU ranks.         *|
+|* and the host pipeline by name, prints both results and compiles the        *|
+|* program for CPU ranks.                                                     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -16,6 +17,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,6 +33,18 @@ static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
   mlirDiagnosticPrint(diagnostic, print, NULL);
   printf("\n");
   return mlirLogicalResultSuccess();
+}
+
+/* Runs the pass pipeline `pipeline` (a string naming our passes) on `op`. */
+static bool runPipeline(MlirContext context, MlirOperation op,
+                        const char *pipeline) {
+  MlirPassManager passes = mlirPassManagerCreate(context);
+  bool done = mlirLogicalResultIsSuccess(mlirParsePassPipeline(
+                  mlirPassManagerGetAsOpPassManager(passes),
+                  mlirStringRefCreateFromCString(pipeline), print, NULL)) &&
+              mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(passes, op));
+  mlirPassManagerDestroy(passes);
+  return done;
 }
 
 static char *readFile(const char *path) {
@@ -137,19 +151,17 @@ int main(int argc, char **argv) {
 
   fuserRegisterPasses();
   fuserRegisterPasses();
-  MlirPassManager passes = mlirPassManagerCreate(context);
-  MlirLogicalResult parsed = mlirParsePassPipeline(
-      mlirPassManagerGetAsOpPassManager(passes),
-      mlirStringRefCreateFromCString(
-          "builtin.module(func.func(fuser-propagate-shardings))"),
-      print, NULL);
-  if (mlirLogicalResultIsFailure(parsed) ||
-      mlirLogicalResultIsFailure(
-          mlirPassManagerRunOnOp(passes, mlirModuleGetOperation(module))))
+  /* Propagation on the module, the host pipeline on a copy of it. */
+  MlirOperation copy = mlirOperationClone(mlirModuleGetOperation(module));
+  if (!runPipeline(context, mlirModuleGetOperation(module),
+                   "builtin.module(func.func(fuser-propagate-shardings))") ||
+      !runPipeline(context, copy, "builtin.module(fuser-to-hostir-pipeline)"))
     return 1;
-  mlirPassManagerDestroy(passes);
   mlirOperationPrint(mlirModuleGetOperation(module), print, NULL);
   printf("\n");
+  mlirOperationPrint(copy, print, NULL);
+  printf("\n");
+  mlirOperationDestroy(copy);
 
   FuserCompileOptions options = fuserCompileOptionsGetDefault();
   options.chip = mlirStringRefCreateFromCString("ampere");
