@@ -250,11 +250,13 @@ LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
 
   // Metadata from the signatures once propagation has placed every value
   // (unannotated arguments become replicated on the program's mesh), after
-  // upstream `shard` annotations, if any, became shardings.
+  // upstream `shard` annotations, if any, became shardings and upstream
+  // compute ops with a fuser equivalent became fuser ops.
   MLIRContext *context = module.getContext();
   {
     PassManager propagate(context);
     propagate.addPass(mlir::fuser::createConvertShardToFuser());
+    propagate.addPass(mlir::fuser::createConvertLinalgToFuser());
     propagate.nest<func::FuncOp>().addPass(
         mlir::fuser::createPropagateShardings());
     if (failed(propagate.run(module)))

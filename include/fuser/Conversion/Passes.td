@@ -40,6 +40,53 @@ def ConvertShardToFuser : Pass<"convert-shard-to-fuser", "ModuleOp"> {
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
 
+def ConvertLinalgToFuser : Pass<"convert-linalg-to-fuser"> {
+  let summary = "Raise upstream tensor compute ops to their fuser equivalents";
+  let description = [{
+    Contract. Reads: a program whose compute is written with upstream ops on
+    ranked tensors (linalg on tensors with the tensor, arith and math ops
+    that accompany it), possibly with fuser shardings in the types
+    (convert-shard-to-fuser). Writes: the same program with every op that
+    has a fuser equivalent replaced by it, each value keeping its type
+    (sharding included), so segmentation, host lowering and kernel
+    generation, which expect fuser ops, compile it. The name follows the
+    level the input is written at, linalg on tensors, as
+    fuser-lower-kernels-to-linalg names its output, made of the same
+    dialects.
+
+    Raised:
+    - `linalg.matmul` and `linalg.batch_matmul` with their default indexing
+      maps and one element type: `fuser.matmul`. The accumulator is dropped
+      when it holds zeros (`tensor.empty`, a fill or splat of zero), added
+      with `fuser.add` otherwise;
+    - `linalg.transpose`: `fuser.permute`;
+    - linalg's named elementwise ops (add, sub, mul, div, max, min, powf,
+      negf, abs, exp, log, sqrt, rsqrt, tanh) whose operands have the
+      result's shape and element type, and the arith and math ops on ranked
+      tensors they stand for (addf/addi, subf/subi, mulf/muli, divf/divsi,
+      maximumf/maxsi, minimumf/minsi, math.powf, negf, math.absf/absi,
+      math.exp/log/sqrt/rsqrt/tanh): the fuser pointwise op;
+    - `tensor.expand_shape` and `collapse_shape` of static shapes:
+      `fuser.reshape`;
+    - splat `arith.constant` tensors and `linalg.fill` of a constant (not
+      when it is another op's accumulator, which the sharding rules read as
+      neutral for partial sums): `fuser.full`.
+    The `outs` of a raised linalg op (other than a matmul's nonzero
+    accumulator) are dropped, and with them the `tensor.empty` and fill
+    ops that only they used.
+
+    Every other op, and forms the list above excludes (user-defined
+    indexing maps, mixed element types, reshapes of dynamic shapes,
+    unsigned integer ops), stays as it is: sharding propagation and decomposition
+    handle them through their external models, and the passes after those
+    report what they cannot compile. No folding happens on the way.
+
+    The compiler (fuser-compile) runs this pass right after
+    convert-shard-to-fuser.
+  }];
+  let dependentDialects = ["::mlir::fuser::FuserDialect"];
+}
+
 def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
   let summary = "Turn segmented fuser functions into host programs";
   let description = [{
