@@ -1,0 +1,798 @@
+"""Building fuser programs from Python, in the manner of nvFuser's FusionDefinition.
+
+    from fuser_mlir import FusionDefinition, Mesh, ir
+
+    fd = FusionDefinition("tp_mlp", mesh=Mesh([2]))
+    x = fd.input([8, 64], "f32")
+    w1 = fd.input([256, 64], "f32", sharding=[[0], []])
+    w2 = fd.input([64, 256], "f32", sharding=[[], [0]])
+    a = fd.gelu(fd.linear(x, w1), approximation="tanh")
+    fd.output(fd.linear(a, w2))
+    module = fd.module(ir.Context())        # or fd.text() without the compiler
+
+The builder writes the program's text, exactly as a hand-written `.mlir`
+file spells it, and `module()` parses it. Shapes are global; a tensor
+annotated with a sharding carries it in its type, every other result is
+left to sharding propagation, as in hand-written programs.
+
+Result types are computed the way the ops infer them, so the builder
+checks what that needs (ranks, shapes, dims, element types, shardings
+against the mesh) and raises `ValueError("fuser.<op>: ...")` at the call.
+The remaining rules (element-type classes, creation values, activations)
+are the verifier's: `module()` raises `ir.MLIRError`, whose locations are
+the Python lines that built the offending ops.
+"""
+
+import math
+import os
+import re
+import struct
+import sys
+
+from .mesh import Mesh
+
+DTYPES = ("f32", "f16", "bf16", "f64", "i64", "i32", "i8", "i1")
+REDUCTION_KINDS = ("sum", "prod", "max", "min", "avg")
+COMPARE_KINDS = ("eq", "ne", "lt", "le", "gt", "ge")
+GELU_APPROXIMATIONS = ("none", "tanh")
+ACTIVATIONS = ("gelu_tanh", "relu")
+
+# Names MLIR accepts after `@` without quoting.
+_SYMBOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")
+
+
+def _float_literal(value):
+    """`value` as an MLIR f64 literal that reads back bit for bit."""
+    value = float(value)
+    if not math.isfinite(value):
+        # MLIR has no inf/nan keywords: a float is spelled by its bits.
+        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+    text = repr(value)
+    if "." not in text:
+        # Python writes 1e-05; MLIR's float literals need the dot.
+        mantissa, exponent = text.split("e")
+        text = mantissa + ".0e" + exponent
+    return text
+
+
+def _string_literal(text):
+    """`text` as an MLIR string literal."""
+    escaped = []
+    for char in text:
+        if char in '"\\' or not char.isprintable():
+            escaped.extend("\\%02X" % byte for byte in char.encode())
+        else:
+            escaped.append(char)
+    return '"' + "".join(escaped) + '"'
+
+
+def _int_list(values):
+    return "[" + ", ".join(str(value) for value in values) + "]"
+
+
+def _caller_location():
+    """The location of the first frame outside this file: the user's line."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return "loc(%s:%d:0)" % (_string_literal(os.path.abspath(frame.f_code.co_filename)),
+                             frame.f_lineno)
+
+
+def _mesh_of(mesh):
+    """A Mesh from a Mesh or a list of axis sizes."""
+    return mesh if isinstance(mesh, Mesh) else Mesh(list(mesh))
+
+
+def _mesh_text(mesh):
+    text = "#fuser.mesh<" + _int_list(mesh.shape)
+    # The default device order is spelled by leaving the ids out.
+    if list(mesh.devices) != list(range(mesh.num_devices)):
+        text += ", devices = " + _int_list(mesh.devices)
+    return text + ">"
+
+
+class Sharding:
+    """How a tensor is distributed over a mesh, as in `#fuser.sharding`.
+
+    `dims` lists per tensor dim the mesh axes that split it, outermost
+    first; `partial` the mesh axes over which the value is a pending
+    `partial_kind` reduction; `stream` a `(dim, chunks)` split for
+    host-side pipelining; `order` and `contiguity` the allocation layout.
+    `mesh` defaults to the definition's mesh.
+    """
+
+    def __init__(self, dims, partial=(), partial_kind="sum", stream=None,
+                 order=None, contiguity=None, mesh=None):
+        self.dims = [list(axes) for axes in dims]
+        self.partial = sorted(partial)
+        self.partial_kind = partial_kind
+        self.stream = tuple(stream) if stream is not None else None
+        self.order = list(order) if order is not None else None
+        self.contiguity = list(contiguity) if contiguity is not None else None
+        self.mesh = _mesh_of(mesh) if mesh is not None else None
+
+    def __repr__(self):
+        return "Sharding(%r, partial=%r, partial_kind=%r, stream=%r)" % (
+            self.dims, self.partial, self.partial_kind, self.stream)
+
+    def _check(self, shape, mesh, where):
+        """Raises ValueError (prefixed by `where`) unless this sharding fits
+        a tensor of global `shape` on `mesh`, as the attribute's verifier
+        requires."""
+        def fail(message):
+            raise ValueError("%s: %s" % (where, message))
+
+        rank = len(shape)
+        if len(self.dims) != rank:
+            fail("sharding describes %d dims but the tensor has rank %d"
+                 % (len(self.dims), rank))
+        user_of = {}
+
+        def claim(axis, user):
+            if not 0 <= axis < len(mesh.shape):
+                fail("%s uses mesh axis %d, but the mesh has %d axes"
+                     % (user, axis, len(mesh.shape)))
+            if axis in user_of:
+                fail("mesh axis %d is used twice: by %s and by %s"
+                     % (axis, user_of[axis], user))
+            user_of[axis] = user
+
+        local_shape = list(shape)
+        for dim, axes in enumerate(self.dims):
+            for axis in axes:
+                claim(axis, "dim %d" % dim)
+            split = math.prod(mesh.shape[axis] for axis in axes)
+            if shape[dim] % split:
+                fail("dim %d of size %d is not divisible by the %d shards of "
+                     "mesh axes %s" % (dim, shape[dim], split, axes))
+            local_shape[dim] //= split
+        for axis in self.partial:
+            claim(axis, "the partial state")
+        if self.partial_kind not in REDUCTION_KINDS:
+            fail("unknown reduction kind %r; expected one of %s"
+                 % (self.partial_kind, ", ".join(REDUCTION_KINDS)))
+        if not self.partial and self.partial_kind != "sum":
+            fail("a reduction kind without partial mesh axes")
+        if self.stream is not None:
+            if len(self.stream) != 2:
+                fail("stream is (dim, chunks), got %r" % (self.stream,))
+            dim, chunks = self.stream
+            if not 0 <= dim < rank:
+                fail("stream split of dim %d, but the tensor has rank %d"
+                     % (dim, rank))
+            if chunks < 1 or local_shape[dim] % chunks:
+                fail("stream split of dim %d into %d chunks does not divide "
+                     "its local size %d" % (dim, chunks, local_shape[dim]))
+        if self.order is not None and sorted(self.order) != list(range(rank)):
+            fail("order %s is not a permutation of the %d dims"
+                 % (self.order, rank))
+        if self.contiguity is not None and len(self.contiguity) != rank:
+            fail("contiguity has %d entries for %d dims"
+                 % (len(self.contiguity), rank))
+
+    def _text(self, mesh):
+        """The attribute in its canonical form (defaults left out)."""
+        text = "#fuser.sharding<%s, [%s]" % (
+            _mesh_text(mesh), ", ".join(_int_list(axes) for axes in self.dims))
+        if self.partial:
+            text += ", partial = {%s}" % ", ".join(
+                "%d : %s" % (axis, self.partial_kind) for axis in self.partial)
+        if self.stream is not None:
+            text += ", stream = {%d : %d}" % self.stream
+        if self.order is not None and self.order != sorted(self.order):
+            text += ", order = " + _int_list(self.order)
+        if self.contiguity is not None and not all(self.contiguity):
+            text += ", contiguity = [%s]" % ", ".join(
+                "true" if contiguous else "false"
+                for contiguous in self.contiguity)
+        return text + ">"
+
+
+class Tensor:
+    """A value of a FusionDefinition: its global shape, element type and,
+    where annotated, its sharding."""
+
+    def __init__(self, definition, name, shape, dtype, sharding, mesh):
+        self._definition = definition
+        self.name = name
+        self.shape = list(shape)
+        self.dtype = dtype
+        self.sharding = sharding
+        self._mesh = mesh
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    @property
+    def type(self):
+        """The MLIR tensor type, with the sharding as its encoding."""
+        text = "tensor<" + "".join("%dx" % size for size in self.shape) + self.dtype
+        if self.sharding is not None:
+            text += ", " + self.sharding._text(self._mesh)
+        return text + ">"
+
+    def __repr__(self):
+        return "Tensor(%s : %s)" % (self.name, self.type)
+
+
+class FusionDefinition:
+    """One function of global-shape tensor ops over a device mesh.
+
+    Methods named after fuser ops append that op and return its result(s).
+    Each takes `sharding=` to annotate its result (a `Sharding`, or the
+    per-dim mesh axes as a list); unannotated results get theirs from
+    sharding propagation.
+    """
+
+    def __init__(self, name, mesh=None):
+        if not _SYMBOL_NAME.match(name):
+            raise ValueError("func.func: %r is not a valid function name" % name)
+        self.name = name
+        self.mesh = _mesh_of(mesh) if mesh is not None else None
+        self.inputs = []
+        self.outputs = []
+        self._ops = []  # (text of the op, location of the Python line)
+        self._next_value = 0
+
+    # -- values and types ---------------------------------------------------
+
+    def _sharding(self, sharding, shape, where):
+        """A checked Sharding for a value of `shape`, or None."""
+        if sharding is None:
+            return None, None
+        if not isinstance(sharding, Sharding):
+            sharding = Sharding(sharding)
+        mesh = sharding.mesh or self.mesh
+        if mesh is None:
+            raise ValueError("%s: a sharding needs a mesh; give FusionDefinition "
+                             "one or the Sharding its own" % where)
+        sharding._check(shape, mesh, where)
+        return sharding, mesh
+
+    def _operand(self, op, value, role):
+        if not isinstance(value, Tensor) or value._definition is not self:
+            raise ValueError("fuser.%s: %s must be a tensor of this definition, "
+                             "got %r" % (op, role, value))
+        return value
+
+    def _emit(self, op, operands, syntax, results, result_syntax=None):
+        """Appends `%r = fuser.<op> <syntax> : <types>` and returns the
+        result tensors. `results` lists (shape, dtype, sharding) per result;
+        the types are spelled functionally unless `result_syntax` says how."""
+        tensors = []
+        for shape, dtype, sharding in results:
+            sharding, mesh = self._sharding(sharding, shape, "fuser." + op)
+            tensors.append(Tensor(self, "%%%d" % self._next_value, shape, dtype,
+                                  sharding, mesh))
+            self._next_value += 1
+        if result_syntax is None:
+            types = "(%s) -> %s" % (", ".join(t.type for t in operands),
+                                    ", ".join(t.type for t in tensors))
+        else:
+            types = result_syntax(operands, tensors)
+        names = ", ".join(t.name for t in tensors)
+        if len(tensors) > 1:
+            # Results of one op are spelled %name:N and used as %name#i.
+            first = tensors[0].name
+            names = "%s:%d" % (first, len(tensors))
+            for index, tensor in enumerate(tensors):
+                tensor.name = "%s#%d" % (first, index)
+        self._ops.append(("%s = fuser.%s %s : %s" % (names, op, syntax, types),
+                          _caller_location()))
+        return tensors[0] if len(tensors) == 1 else tuple(tensors)
+
+    @staticmethod
+    def _input_to_result(operands, results):
+        return "%s -> %s" % (operands[0].type, ", ".join(t.type for t in results))
+
+    @staticmethod
+    def _result_only(operands, results):
+        return results[0].type
+
+    @staticmethod
+    def _dtype(op, dtype):
+        if dtype not in DTYPES:
+            raise ValueError("fuser.%s: unknown dtype %r; expected one of %s"
+                             % (op, dtype, ", ".join(DTYPES)))
+        return dtype
+
+    @staticmethod
+    def _shape(op, shape, what="shape"):
+        shape = list(shape)
+        if not all(isinstance(size, int) and size >= 0 for size in shape):
+            raise ValueError("fuser.%s: %s %r needs sizes >= 0" % (op, what, shape))
+        return shape
+
+    @staticmethod
+    def _dim_list(op, dims, rank, what):
+        """Checks dims as the ops do: each in [0, rank), each once."""
+        dims = list(dims)
+        for dim in dims:
+            if not 0 <= dim < rank:
+                raise ValueError("fuser.%s: %s %d is out of range for rank %d"
+                                 % (op, what, dim, rank))
+            if dims.count(dim) > 1:
+                raise ValueError("fuser.%s: %s %d appears twice" % (op, what, dim))
+        return dims
+
+    # -- inputs and outputs -------------------------------------------------
+
+    def input(self, shape, dtype, sharding=None):
+        """A function argument of global `shape` and element type `dtype`."""
+        where = "func.func @%s argument #%d" % (self.name, len(self.inputs))
+        if dtype not in DTYPES:
+            raise ValueError("%s: unknown dtype %r; expected one of %s"
+                             % (where, dtype, ", ".join(DTYPES)))
+        shape = self._shape("input", shape)
+        sharding, mesh = self._sharding(sharding, shape, where)
+        tensor = Tensor(self, "%%arg%d" % len(self.inputs), shape, dtype,
+                        sharding, mesh)
+        self.inputs.append(tensor)
+        return tensor
+
+    def output(self, *tensors):
+        """Returns `tensors` from the function, in this order."""
+        for tensor in tensors:
+            self.outputs.append(self._operand("output", tensor, "an output"))
+
+    # -- pointwise ----------------------------------------------------------
+
+    @staticmethod
+    def _check_alike(op, operands, roles):
+        """Pointwise operands have equal shapes and element types."""
+        first = operands[0]
+        for other, role in zip(operands[1:], roles[1:]):
+            if other.shape != first.shape:
+                raise ValueError(
+                    "fuser.%s: operand '%s' has shape %s but '%s' has shape %s; "
+                    "broadcasting is explicit (fuser.broadcast, fuser.expand)"
+                    % (op, roles[0], first.shape, role, other.shape))
+            if other.dtype != first.dtype:
+                raise ValueError(
+                    "fuser.%s: operand '%s' has element type %s but '%s' has %s; "
+                    "convert one with fuser.cast"
+                    % (op, roles[0], first.dtype, role, other.dtype))
+
+    def _pointwise(self, op, operands, roles, dtype=None, prefix="",
+                   attributes="", sharding=None, unary=False):
+        self._check_alike(op, operands, roles)
+        first = operands[0]
+        syntax = prefix + ", ".join(t.name for t in operands) + attributes
+        return self._emit(op, operands, syntax,
+                          [(first.shape, dtype or first.dtype, sharding)],
+                          self._input_to_result if unary else None)
+
+    def _unary(self, op, x, sharding, attributes=""):
+        x = self._operand(op, x, "input")
+        return self._pointwise(op, [x], ["input"], attributes=attributes,
+                               sharding=sharding, unary=True)
+
+    def neg(self, x, sharding=None):
+        return self._unary("neg", x, sharding)
+
+    def abs(self, x, sharding=None):
+        return self._unary("abs", x, sharding)
+
+    def relu(self, x, sharding=None):
+        return self._unary("relu", x, sharding)
+
+    def exp(self, x, sharding=None):
+        return self._unary("exp", x, sharding)
+
+    def log(self, x, sharding=None):
+        return self._unary("log", x, sharding)
+
+    def sqrt(self, x, sharding=None):
+        return self._unary("sqrt", x, sharding)
+
+    def rsqrt(self, x, sharding=None):
+        return self._unary("rsqrt", x, sharding)
+
+    def tanh(self, x, sharding=None):
+        return self._unary("tanh", x, sharding)
+
+    def sigmoid(self, x, sharding=None):
+        return self._unary("sigmoid", x, sharding)
+
+    def gelu(self, x, approximation="none", sharding=None):
+        """GELU, exact (`"none"`, erf) or `"tanh"`-approximated."""
+        if approximation not in GELU_APPROXIMATIONS:
+            raise ValueError("fuser.gelu: unknown approximation %r; expected "
+                             "none or tanh" % (approximation,))
+        # The default is spelled by leaving it out.
+        attributes = "" if approximation == "none" else " approximation = " + approximation
+        return self._unary("gelu", x, sharding, attributes)
+
+    def _binary(self, op, lhs, rhs, sharding):
+        operands = [self._operand(op, lhs, "lhs"), self._operand(op, rhs, "rhs")]
+        return self._pointwise(op, operands, ["lhs", "rhs"], sharding=sharding)
+
+    def add(self, lhs, rhs, sharding=None):
+        return self._binary("add", lhs, rhs, sharding)
+
+    def sub(self, lhs, rhs, sharding=None):
+        return self._binary("sub", lhs, rhs, sharding)
+
+    def mul(self, lhs, rhs, sharding=None):
+        return self._binary("mul", lhs, rhs, sharding)
+
+    def div(self, lhs, rhs, sharding=None):
+        return self._binary("div", lhs, rhs, sharding)
+
+    def maximum(self, lhs, rhs, sharding=None):
+        return self._binary("maximum", lhs, rhs, sharding)
+
+    def minimum(self, lhs, rhs, sharding=None):
+        return self._binary("minimum", lhs, rhs, sharding)
+
+    def pow(self, lhs, rhs, sharding=None):
+        return self._binary("pow", lhs, rhs, sharding)
+
+    def compare(self, kind, lhs, rhs, sharding=None):
+        """`lhs <kind> rhs` as i1, kind one of eq, ne, lt, le, gt, ge."""
+        if kind not in COMPARE_KINDS:
+            raise ValueError("fuser.compare: unknown kind %r; expected one of %s"
+                             % (kind, ", ".join(COMPARE_KINDS)))
+        operands = [self._operand("compare", lhs, "lhs"),
+                    self._operand("compare", rhs, "rhs")]
+        # The kind leads the operands: `fuser.compare lt, %a, %b`.
+        return self._pointwise("compare", operands, ["lhs", "rhs"], dtype="i1",
+                               prefix=kind + ", ", sharding=sharding)
+
+    def where(self, condition, on_true, on_false, sharding=None):
+        """`condition ? on_true : on_false`, elementwise."""
+        operands = [self._operand("where", condition, "condition"),
+                    self._operand("where", on_true, "on_true"),
+                    self._operand("where", on_false, "on_false")]
+        # The branches agree in shape and type; the condition in shape.
+        self._check_alike("where", operands[1:], ["on_true", "on_false"])
+        if condition.shape != on_true.shape:
+            raise ValueError("fuser.where: operand 'condition' has shape %s but "
+                             "'on_true' has shape %s; broadcasting is explicit"
+                             % (condition.shape, on_true.shape))
+        syntax = ", ".join(t.name for t in operands)
+        return self._emit("where", operands, syntax,
+                          [(on_true.shape, on_true.dtype, sharding)])
+
+    def cast(self, x, dtype, sharding=None):
+        """`x` converted to element type `dtype`."""
+        x = self._operand("cast", x, "input")
+        return self._emit("cast", [x], x.name,
+                          [(x.shape, self._dtype("cast", dtype), sharding)],
+                          self._input_to_result)
+
+    # -- reductions ---------------------------------------------------------
+
+    def _reduction(self, op, x, dims, keepdim, sharding, results=1,
+                   attributes=""):
+        x = self._operand(op, x, "input")
+        dims = list(dims)
+        if not dims:
+            raise ValueError("fuser.%s: reduction needs at least one dim" % op)
+        self._dim_list(op, dims, x.rank, "reduction dim")
+        shape = [1 if dim in dims else size for dim, size in enumerate(x.shape)
+                 if keepdim or dim not in dims]
+        syntax = "%s dims = %s%s%s" % (x.name, _int_list(dims),
+                                       " keepdim" if keepdim else "", attributes)
+        return self._emit(op, [x], syntax, [(shape, x.dtype, sharding)] * results,
+                          self._input_to_result)
+
+    def sum(self, x, dims, keepdim=False, sharding=None):
+        return self._reduction("sum", x, dims, keepdim, sharding)
+
+    def max(self, x, dims, keepdim=False, sharding=None):
+        return self._reduction("max", x, dims, keepdim, sharding)
+
+    def min(self, x, dims, keepdim=False, sharding=None):
+        return self._reduction("min", x, dims, keepdim, sharding)
+
+    def mean(self, x, dims, keepdim=False, sharding=None):
+        return self._reduction("mean", x, dims, keepdim, sharding)
+
+    def var_mean(self, x, dims, keepdim=False, correction=1, sharding=None):
+        """(variance divided by N - correction, mean) over `dims`."""
+        attributes = "" if correction == 1 else " {correction = %d : i64}" % correction
+        return self._reduction("var_mean", x, dims, keepdim, sharding, results=2,
+                               attributes=attributes)
+
+    # -- creation -----------------------------------------------------------
+
+    def _creation(self, op, shape, dtype, syntax, sharding):
+        shape = self._shape(op, shape)
+        return self._emit(op, [], syntax,
+                          [(shape, self._dtype(op, dtype), sharding)],
+                          self._result_only)
+
+    def full(self, shape, value, dtype, sharding=None):
+        """A tensor of `shape` filled with `value`."""
+        return self._creation("full", shape, dtype, _float_literal(value), sharding)
+
+    def iota(self, shape, dtype, dim, start=0.0, step=1.0, sharding=None):
+        """`start + i * step` along `dim`, i the global index."""
+        shape = self._shape("iota", shape)
+        self._dim_list("iota", [dim], len(shape), "dim")
+        defaults = []
+        if start != 0.0:
+            defaults.append("start = %s : f64" % _float_literal(start))
+        if step != 1.0:
+            defaults.append("step = %s : f64" % _float_literal(step))
+        syntax = "dim = %d" % dim
+        if defaults:
+            syntax += " {%s}" % ", ".join(defaults)
+        return self._creation("iota", shape, dtype, syntax, sharding)
+
+    def uniform(self, shape, dtype, low=0.0, high=1.0, seed=0, sharding=None):
+        """Values drawn uniformly from [low, high), the same however sharded."""
+        syntax = "low = %s, high = %s, seed = %d" % (
+            _float_literal(low), _float_literal(high), seed)
+        return self._creation("uniform", shape, dtype, syntax, sharding)
+
+    def normal(self, shape, dtype, mean=0.0, std=1.0, seed=0, sharding=None):
+        """Values drawn from N(mean, std^2), the same however sharded."""
+        syntax = "mean = %s, std = %s, seed = %d" % (
+            _float_literal(mean), _float_literal(std), seed)
+        return self._creation("normal", shape, dtype, syntax, sharding)
+
+    # -- layout and meta ops ------------------------------------------------
+
+    def broadcast(self, x, shape, dims, sharding=None):
+        """`x` placed into a tensor of `shape`: input dim i becomes dim
+        dims[i] (strictly increasing); size-1 dims repeat, new dims too."""
+        x = self._operand("broadcast", x, "input")
+        shape = self._shape("broadcast", shape)
+        dims = list(dims)
+        if len(dims) != x.rank:
+            raise ValueError("fuser.broadcast: dims has %d entries for an input "
+                             "of rank %d" % (len(dims), x.rank))
+        for input_dim, result_dim in enumerate(dims):
+            if not 0 <= result_dim < len(shape):
+                raise ValueError("fuser.broadcast: input dim %d maps to result dim "
+                                 "%d, out of range for rank %d"
+                                 % (input_dim, result_dim, len(shape)))
+            if input_dim > 0 and result_dim <= dims[input_dim - 1]:
+                raise ValueError("fuser.broadcast: dims must be strictly increasing; "
+                                 "reorder dims with fuser.permute")
+            if x.shape[input_dim] not in (1, shape[result_dim]):
+                raise ValueError("fuser.broadcast: input dim %d of size %d cannot "
+                                 "broadcast to result dim %d of size %d"
+                                 % (input_dim, x.shape[input_dim], result_dim,
+                                    shape[result_dim]))
+        return self._emit("broadcast", [x], "%s dims = %s" % (x.name, _int_list(dims)),
+                          [(shape, x.dtype, sharding)], self._input_to_result)
+
+    def expand(self, x, shape, sharding=None):
+        """`x` with its size-1 dims repeated to `shape`."""
+        x = self._operand("expand", x, "input")
+        shape = self._shape("expand", shape)
+        if len(shape) != x.rank:
+            raise ValueError("fuser.expand: input rank %d differs from result rank "
+                             "%d; add dims with fuser.broadcast" % (x.rank, len(shape)))
+        for dim, (old, new) in enumerate(zip(x.shape, shape)):
+            if old not in (1, new):
+                raise ValueError("fuser.expand: input dim %d of size %d cannot "
+                                 "expand to size %d (only size-1 dims expand)"
+                                 % (dim, old, new))
+        return self._emit("expand", [x], x.name, [(shape, x.dtype, sharding)],
+                          self._input_to_result)
+
+    def squeeze(self, x, dims, sharding=None):
+        """`x` without its size-1 dims `dims`."""
+        x = self._operand("squeeze", x, "input")
+        dims = self._dim_list("squeeze", dims, x.rank, "squeezed dim")
+        for dim in dims:
+            if x.shape[dim] != 1:
+                raise ValueError("fuser.squeeze: squeezed dim %d has size %d, not 1"
+                                 % (dim, x.shape[dim]))
+        shape = [size for dim, size in enumerate(x.shape) if dim not in dims]
+        return self._emit("squeeze", [x], "%s dims = %s" % (x.name, _int_list(dims)),
+                          [(shape, x.dtype, sharding)], self._input_to_result)
+
+    def reshape(self, x, shape, sharding=None):
+        """The elements of `x` in row-major order, as `shape`."""
+        x = self._operand("reshape", x, "input")
+        shape = self._shape("reshape", shape)
+        if math.prod(shape) != math.prod(x.shape):
+            raise ValueError("fuser.reshape: changes the number of elements from "
+                             "%d to %d" % (math.prod(x.shape), math.prod(shape)))
+        return self._emit("reshape", [x], x.name, [(shape, x.dtype, sharding)],
+                          self._input_to_result)
+
+    def permute(self, x, perm, sharding=None):
+        """`x` with result dim i taken from input dim perm[i]."""
+        x = self._operand("permute", x, "input")
+        perm = list(perm)
+        if sorted(perm) != list(range(x.rank)):
+            raise ValueError("fuser.permute: perm %s is not a permutation of the "
+                             "%d input dims" % (perm, x.rank))
+        shape = [x.shape[dim] for dim in perm]
+        return self._emit("permute", [x], "%s perm = %s" % (x.name, _int_list(perm)),
+                          [(shape, x.dtype, sharding)], self._input_to_result)
+
+    def slice(self, x, starts, limits, steps=None, sharding=None):
+        """The window [starts, limits) of `x`, every steps-th element."""
+        x = self._operand("slice", x, "input")
+        starts, limits = list(starts), list(limits)
+        steps = [1] * x.rank if steps is None else list(steps)
+        for name, values in (("starts", starts), ("limits", limits), ("steps", steps)):
+            if len(values) != x.rank:
+                raise ValueError("fuser.slice: %s has %d entries for an input of "
+                                 "rank %d" % (name, len(values), x.rank))
+        shape = []
+        for dim, (start, limit, step, size) in enumerate(zip(starts, limits, steps,
+                                                             x.shape)):
+            if step < 1:
+                raise ValueError("fuser.slice: step %d of dim %d must be at least 1"
+                                 % (step, dim))
+            if not 0 <= start <= limit <= size:
+                raise ValueError("fuser.slice: slice [%d, %d) of dim %d is outside "
+                                 "[0, %d]" % (start, limit, dim, size))
+            shape.append((limit - start + step - 1) // step)
+        syntax = "%s starts = %s limits = %s steps = %s" % (
+            x.name, _int_list(starts), _int_list(limits), _int_list(steps))
+        return self._emit("slice", [x], syntax, [(shape, x.dtype, sharding)],
+                          self._input_to_result)
+
+    def cat(self, tensors, dim, sharding=None):
+        """`tensors` concatenated along `dim`."""
+        tensors = [self._operand("cat", t, "input #%d" % i)
+                   for i, t in enumerate(tensors)]
+        if not tensors:
+            raise ValueError("fuser.cat: cat needs at least one input")
+        first = tensors[0]
+        self._dim_list("cat", [dim], first.rank, "cat dim")
+        shape = list(first.shape)
+        for index, tensor in enumerate(tensors[1:], 1):
+            if tensor.dtype != first.dtype:
+                raise ValueError("fuser.cat: input #%d has element type %s but "
+                                 "input #0 has %s" % (index, tensor.dtype, first.dtype))
+            if tensor.rank != first.rank:
+                raise ValueError("fuser.cat: input #%d has rank %d but input #0 has "
+                                 "rank %d" % (index, tensor.rank, first.rank))
+            for d, size in enumerate(tensor.shape):
+                if d != dim and size != shape[d]:
+                    raise ValueError("fuser.cat: input #%d dim %d has size %d but "
+                                     "input #0 has %d; only the cat dim may differ"
+                                     % (index, d, size, shape[d]))
+            shape[dim] += tensor.shape[dim]
+        syntax = "%s dim = %d" % (", ".join(t.name for t in tensors), dim)
+        return self._emit("cat", tensors, syntax, [(shape, first.dtype, sharding)])
+
+    def pad(self, x, low, high, value=0.0, sharding=None):
+        """`x` with low[d] and high[d] elements of `value` around dim d."""
+        x = self._operand("pad", x, "input")
+        low, high = list(low), list(high)
+        if len(low) != x.rank or len(high) != x.rank:
+            raise ValueError("fuser.pad: low and high need %d entries each, got "
+                             "%d and %d" % (x.rank, len(low), len(high)))
+        for dim, (before, after) in enumerate(zip(low, high)):
+            if before < 0 or after < 0:
+                raise ValueError("fuser.pad: padding of dim %d is negative; use "
+                                 "fuser.slice to shrink" % dim)
+        shape = [size + before + after
+                 for size, before, after in zip(x.shape, low, high)]
+        syntax = "%s low = %s high = %s" % (x.name, _int_list(low), _int_list(high))
+        if value != 0.0:
+            syntax += " {value = %s : f64}" % _float_literal(value)
+        return self._emit("pad", [x], syntax, [(shape, x.dtype, sharding)],
+                          self._input_to_result)
+
+    def select(self, x, dim, index, sharding=None):
+        """Element `index` of dim `dim` of `x`, the dim removed."""
+        x = self._operand("select", x, "input")
+        self._dim_list("select", [dim], x.rank, "select dim")
+        if not 0 <= index < x.shape[dim]:
+            raise ValueError("fuser.select: index %d is out of range for dim %d of "
+                             "size %d" % (index, dim, x.shape[dim]))
+        shape = x.shape[:dim] + x.shape[dim + 1:]
+        return self._emit("select", [x], "%s dim = %d index = %d" % (x.name, dim, index),
+                          [(shape, x.dtype, sharding)], self._input_to_result)
+
+    # -- products and resharding --------------------------------------------
+
+    @staticmethod
+    def _activation(op, activation):
+        if activation is None:
+            return ""
+        if activation not in ACTIVATIONS:
+            raise ValueError("fuser.%s: unknown activation %r; expected gelu_tanh "
+                             "or relu" % (op, activation))
+        return " activation = " + activation
+
+    def matmul(self, lhs, rhs, activation=None, sharding=None):
+        """[..., M, K] x [..., K, N] (or a shared [K, N]) -> [..., M, N]."""
+        a = self._operand("matmul", lhs, "lhs")
+        b = self._operand("matmul", rhs, "rhs")
+        if a.rank < 2 or b.rank < 2:
+            raise ValueError("fuser.matmul: operands need rank >= 2, got lhs rank "
+                             "%d and rhs rank %d" % (a.rank, b.rank))
+        if b.rank != 2 and b.rank != a.rank:
+            raise ValueError("fuser.matmul: lhs has rank %d but rhs has rank %d; "
+                             "batch dims are matched exactly unless rhs is a matrix"
+                             % (a.rank, b.rank))
+        if a.dtype != b.dtype:
+            raise ValueError("fuser.matmul: lhs element type %s differs from rhs "
+                             "element type %s" % (a.dtype, b.dtype))
+        if b.rank != 2 and a.shape[:-2] != b.shape[:-2]:
+            raise ValueError("fuser.matmul: batch dims differ: lhs has %s, rhs has %s"
+                             % (a.shape[:-2], b.shape[:-2]))
+        if a.shape[-1] != b.shape[-2]:
+            raise ValueError("fuser.matmul: contracted sizes differ: lhs K is %d but "
+                             "rhs K is %d" % (a.shape[-1], b.shape[-2]))
+        shape = a.shape[:-1] + [b.shape[-1]]
+        syntax = "%s, %s%s" % (a.name, b.name, self._activation("matmul", activation))
+        return self._emit("matmul", [a, b], syntax, [(shape, a.dtype, sharding)])
+
+    def linear(self, x, weight, bias=None, activation=None, sharding=None):
+        """PyTorch's linear: x [..., K], weight [N, K] (or [K]), bias [N]."""
+        x = self._operand("linear", x, "input")
+        w = self._operand("linear", weight, "weight")
+        operands = [x, w]
+        if x.rank < 1:
+            raise ValueError("fuser.linear: input needs rank >= 1")
+        if w.rank not in (1, 2):
+            raise ValueError("fuser.linear: weight must be [N, K] or [K], got rank %d"
+                             % w.rank)
+        if w.dtype != x.dtype:
+            raise ValueError("fuser.linear: weight element type %s differs from "
+                             "input element type %s" % (w.dtype, x.dtype))
+        if x.shape[-1] != w.shape[-1]:
+            raise ValueError("fuser.linear: contracted sizes differ: input K is %d "
+                             "but weight K is %d" % (x.shape[-1], w.shape[-1]))
+        shape = x.shape[:-1] + w.shape[:-1]
+        syntax = "%s, %s" % (x.name, w.name)
+        if bias is not None:
+            b = self._operand("linear", bias, "bias")
+            if b.dtype != x.dtype:
+                raise ValueError("fuser.linear: bias element type %s differs from "
+                                 "input element type %s" % (b.dtype, x.dtype))
+            if b.shape != w.shape[:-1]:
+                raise ValueError("fuser.linear: bias has shape %s but the weight "
+                                 "needs %s" % (b.shape, w.shape[:-1]))
+            operands.append(b)
+            syntax += " bias " + b.name
+        syntax += self._activation("linear", activation)
+        return self._emit("linear", operands, syntax, [(shape, x.dtype, sharding)])
+
+    def set(self, x, sharding):
+        """`x` with another sharding: the user's way to request resharding."""
+        x = self._operand("set", x, "input")
+        return self._emit("set", [x], x.name, [(x.shape, x.dtype, sharding)],
+                          self._input_to_result)
+
+    # -- the program --------------------------------------------------------
+
+    def text(self, locations=False):
+        """The function as MLIR text; `locations` adds each op's Python line."""
+        arguments = ", ".join("%s: %s" % (t.name, t.type) for t in self.inputs)
+        result_types = [t.type for t in self.outputs]
+        signature = "func.func @%s(%s)" % (self.name, arguments)
+        if len(result_types) == 1:
+            signature += " -> " + result_types[0]
+        elif result_types:
+            signature += " -> (%s)" % ", ".join(result_types)
+        lines = [signature + " {"]
+        for op, location in self._ops:
+            lines.append("  " + op + (" " + location if locations and location else ""))
+        if self.outputs:
+            lines.append("  return %s : %s" % (", ".join(t.name for t in self.outputs),
+                                               ", ".join(result_types)))
+        else:
+            lines.append("  return")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def module(self, context):
+        """The function parsed and verified in `context` (an ir.Context);
+        verifier errors raise ir.MLIRError located at the Python lines."""
+        from . import ir  # Only here: the rest works without the compiler.
+
+        module = ir.Module.parse(self.text(locations=True), context)
+        module.verify()
+        return module
+
+    def __str__(self):
+        return self.text()
