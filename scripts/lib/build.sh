@@ -4,7 +4,7 @@
 
 FUSER_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FUSER_LLVM_PREFIX=/usr/lib/llvm-22
-FUSER_PACKAGES=(cmake ninja-build ccache g++ libgtest-dev pybind11-dev python3-dev
+FUSER_PACKAGES=(cmake ninja-build ccache g++ libgtest-dev pybind11-dev python3-dev python3-numpy
                 libopenmpi-dev openmpi-bin
                 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
 
