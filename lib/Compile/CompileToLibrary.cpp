@@ -182,8 +182,9 @@ std::string findRuntimeDir(const ::fuser::CompileOptions &options) {
     for (StringRef candidate : {"", "../lib"}) {
       SmallString<256> runtime(directory);
       llvm::sys::path::append(runtime, candidate, "libFuserRuntime.so");
-      if (llvm::sys::fs::exists(runtime))
-        return llvm::sys::path::parent_path(runtime).str();
+      SmallString<256> resolved;
+      if (!llvm::sys::fs::real_path(runtime, resolved))
+        return llvm::sys::path::parent_path(resolved).str();
     }
   }
   return FUSER_BUILD_RUNTIME_DIR;
