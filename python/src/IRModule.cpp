@@ -31,10 +31,6 @@ namespace py = pybind11;
 
 namespace {
 
-std::string toString(MlirStringRef text) {
-  return std::string(text.data, text.length);
-}
-
 /// Appends printed text to a std::string (the C API prints by callback).
 void appendTo(MlirStringRef text, void *userData) {
   static_cast<std::string *>(userData)->append(text.data, text.length);
