@@ -6,6 +6,7 @@
 #include <cassert>
 #include <numeric>
 #include <sstream>
+#include <unordered_map>
 
 namespace fuser {
 
@@ -33,24 +34,37 @@ std::string checkMesh(const Shape &shape, const std::vector<int64_t> &devices) {
               << "; sizes must be positive";
       return problem.str();
     }
+  // Multiply with a bound so that the count itself cannot overflow.
+  int64_t positions = 1;
+  for (int64_t size : shape) {
+    if (size > kMaxMeshDevices / positions) {
+      problem << "mesh has more than " << kMaxMeshDevices
+              << " positions, the most supported";
+      return problem.str();
+    }
+    positions *= size;
+  }
   if (devices.empty())
     return {};
-  int64_t positions = Mesh{shape, {}}.numDevices();
   if (static_cast<int64_t>(devices.size()) != positions) {
     problem << "mesh of " << positions << " positions has " << devices.size()
             << " device ids";
     return problem.str();
   }
+  // First position of each id, so that long id lists are checked in linear
+  // time.
+  std::unordered_map<int64_t, size_t> firstPosition;
+  firstPosition.reserve(devices.size());
   for (size_t position = 0; position < devices.size(); ++position) {
     if (devices[position] < 0) {
       problem << "device id " << devices[position] << " at position "
               << position << " is negative";
       return problem.str();
     }
-    auto first = std::find(devices.begin(), devices.end(), devices[position]);
-    if (first != devices.begin() + position) {
+    auto [first, inserted] = firstPosition.emplace(devices[position], position);
+    if (!inserted) {
       problem << "device id " << devices[position] << " appears at positions "
-              << (first - devices.begin()) << " and " << position;
+              << first->second << " and " << position;
       return problem.str();
     }
   }

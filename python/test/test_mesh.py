@@ -56,6 +56,8 @@ class MeshTest(unittest.TestCase):
             Mesh([2], devices=[3, 3])
         with self.assertRaisesRegex(ValueError, "mesh axis 1 has size 0"):
             Mesh([2, 0])
+        with self.assertRaisesRegex(ValueError, "more than 1048576 positions"):
+            Mesh([4000000000, 4000000000])
         with self.assertRaisesRegex(ValueError, "every device id or none"):
             Mesh([2], devices=[])
         with self.assertRaisesRegex(ValueError, "not divisible by 2"):

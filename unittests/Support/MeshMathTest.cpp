@@ -85,6 +85,12 @@ TEST(MeshMath, CheckMeshNamesTheProblem) {
   EXPECT_EQ(checkMesh({2, 2}, {0, 1, 2}), "mesh of 4 positions has 3 device ids");
   EXPECT_EQ(checkMesh({2}, {0, -1}), "device id -1 at position 1 is negative");
   EXPECT_EQ(checkMesh({3}, {4, 2, 4}), "device id 4 appears at positions 0 and 2");
+  EXPECT_EQ(checkMesh({1024, 1024}, {}), "");
+  EXPECT_EQ(checkMesh({1024, 1025}, {}),
+            "mesh has more than 1048576 positions, the most supported");
+  // Axis sizes whose product overflows int64_t.
+  EXPECT_EQ(checkMesh({4000000000, 4000000000, 4000000000}, {}),
+            "mesh has more than 1048576 positions, the most supported");
 }
 
 } // namespace

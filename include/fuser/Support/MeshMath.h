@@ -55,10 +55,17 @@ struct Mesh {
   int64_t axesSize(const std::vector<int64_t> &axes) const;
 };
 
+/// The most positions a mesh may have. Meshes are materialized (a device id
+/// per position, teams, coordinates), so a bound on their size keeps a typo
+/// such as `[4000000000, 4000000000]` a diagnostic rather than an
+/// allocation that cannot succeed; it also keeps every product of axis
+/// sizes within int64_t.
+inline constexpr int64_t kMaxMeshDevices = int64_t(1) << 20;
+
 /// Describes why `devices` (row-major; empty: the implied 0 .. N-1) cannot
 /// be the device ids of a mesh of `shape`: no axes, a non-positive axis
-/// size, a count that is not the number of positions, a negative or a
-/// repeated id. Empty when they can.
+/// size, more than kMaxMeshDevices positions, a count that is not the
+/// number of positions, a negative or a repeated id. Empty when they can.
 std::string checkMesh(const Shape &shape, const std::vector<int64_t> &devices);
 
 /// Describes why a sharding cannot be applied to a shape, naming the dim.

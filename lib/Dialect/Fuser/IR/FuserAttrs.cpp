@@ -58,7 +58,10 @@ Attribute MeshAttr::parse(AsmParser &parser, Type) {
   if (parser.parseGreater())
     return {};
   // The default order is spelled by omitting `devices`: one mesh, one form.
-  if (static_cast<int64_t>(devices.size()) == numPositions(shape) &&
+  // (Only for a shape the verifier accepts: its count cannot overflow.)
+  if (!devices.empty() &&
+      ::fuser::checkMesh({shape.begin(), shape.end()}, {}).empty() &&
+      static_cast<int64_t>(devices.size()) == numPositions(shape) &&
       isIdentityOrder(devices))
     devices.clear();
   return parser.getChecked<MeshAttr>(loc, parser.getContext(), shape, devices);
