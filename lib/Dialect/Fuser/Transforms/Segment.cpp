@@ -112,9 +112,18 @@ LogicalResult Segmentation::flush(func::FuncOp function,
         ruled && isResharding(ruled))
       return op->emitError("reshards, so it cannot compute on local pieces; "
                            "run fuser-decompose-reshardings first");
-    for (Value operand : op->getOperands())
-      if (!inRun.contains(operand.getDefiningOp()))
-        inputs.insert(operand);
+    // Kernels exchange per-rank buffers with the host program: a scalar
+    // or buffer crossing the segment's boundary has no piece to pass.
+    for (OpOperand &operand : op->getOpOperands())
+      if (!inRun.contains(operand.get().getDefiningOp())) {
+        if (!isa<RankedTensorType>(operand.get().getType()))
+          return op->emitOpError("operand #")
+                 << operand.getOperandNumber() << " of type "
+                 << operand.get().getType()
+                 << " comes from outside the segment; kernels take ranked "
+                    "tensors only";
+        inputs.insert(operand.get());
+      }
     // Iota and random draws depend on their elements' global positions: a
     // split one takes the rank's position along the splitting axes.
     if (isPositional(op))
@@ -122,11 +131,17 @@ LogicalResult Segmentation::flush(func::FuncOp function,
         for (int64_t axis : axes.asArrayRef())
           positions.insert(MeshPositionAttr::get(
               op->getContext(), getSharding(op->getResult(0)).getMesh(), axis));
-    for (Value result : op->getResults())
+    for (OpResult result : op->getResults())
       if (llvm::any_of(result.getUsers(), [&](Operation *user) {
             return !inRun.contains(user);
-          }))
+          })) {
+        if (!isa<RankedTensorType>(result.getType()))
+          return op->emitOpError("result #")
+                 << result.getResultNumber() << " of type " << result.getType()
+                 << " is used outside the segment; kernels return ranked "
+                    "tensors only";
         outputs.push_back(result);
+      }
   }
 
   // The kernel function: buffers of the inputs, then of the outputs, then
