@@ -82,7 +82,8 @@ struct Pipeline {
     int64_t n = result.back(), k = input.back();
     int64_t rows = ShapedType::getNumElements(ArrayRef(result).drop_back());
     auto type = cast<RankedTensorType>(call->getResult(0).getType());
-    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    // Sub-byte elements (i1) take a byte each in the runtime's buffers.
+    int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
     int64_t rowBytes = (kind == Kind::AllgatherGemm ? k : n) * elementBytes;
     return {kind, teamSize, rows, n, k, rowBytes, copyEngineRing};
   }
@@ -433,6 +434,18 @@ struct ExposePipelinedAxesPass
       if (fixed) {
         plan = getRequestedPlan(pipeline, *fixed);
       } else {
+        // The cost model weighs bytes: an element type without a size in
+        // memory (index) cannot be costed.
+        Operation *call = pipeline.calls.front();
+        Type element = cast<RankedTensorType>(call->getResult(0).getType())
+                           .getElementType();
+        if (!element.isIntOrFloat()) {
+          call->emitOpError("computes on ")
+              << element
+              << " elements, which have no size in memory for pipelining=auto "
+                 "to cost; give a pipelining mode or a sized element type";
+          return signalPassFailure();
+        }
         PipelinePlan chosen =
             choosePipeline(pipeline.getProblem(backend == "cuda_ipc"), machine);
         plan = {chosen.mode, chosen.chunks};
