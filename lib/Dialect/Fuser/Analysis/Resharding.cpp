@@ -20,6 +20,28 @@ static std::string describe(const Twine &where, const FactorMismatch &mismatch) 
   return (where + " dim " + Twine(mismatch.dim) + ": " + mismatch.reason).str();
 }
 
+/// Whether a sharding may split `dims` over their axes and be partial over
+/// `partialAxes`: every mesh axis serves once. Results can ask otherwise (one
+/// splits a dim over an axis another is partial over); `why` then names the
+/// axis, as being about `where`.
+static LogicalResult checkAxesUsedOnce(ArrayRef<SmallVector<int64_t>> dims,
+                                       ArrayRef<int64_t> partialAxes,
+                                       const Twine &where, std::string &why) {
+  SmallVector<int64_t> used;
+  for (const SmallVector<int64_t> &axes : dims)
+    llvm::append_range(used, axes);
+  llvm::append_range(used, partialAxes);
+  for (auto [index, axis] : llvm::enumerate(used))
+    if (llvm::is_contained(ArrayRef(used).take_front(index), axis)) {
+      why = (where + " would use mesh axis " + Twine(axis) +
+             " twice, to split a dim and to hold a partial state or to split "
+             "two dims")
+                .str();
+      return failure();
+    }
+  return success();
+}
+
 /// dimAxesFromFactors, explaining a failure in `why` as being about `where`.
 static FailureOr<SmallVector<SmallVector<int64_t>>>
 dimAxesOf(const ShardingRule &rule, const DimFactors &dims,
@@ -155,9 +177,14 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
                   "operand #" + Twine(index), why);
     if (failed(dims))
       return failure();
+    ArrayRef<int64_t> partialAxes;
     if (partialPassesThrough)
-      shardings.push_back(ShardingAttr::get(mesh, *dims,
-                                            partialSource.getPartialAxes(),
+      partialAxes = partialSource.getPartialAxes();
+    if (failed(checkAxesUsedOnce(*dims, partialAxes, "operand #" + Twine(index),
+                                 why)))
+      return failure();
+    if (partialPassesThrough)
+      shardings.push_back(ShardingAttr::get(mesh, *dims, partialAxes,
                                             partialSource.getPartialKind()));
     else
       shardings.push_back(ShardingAttr::get(mesh, *dims));
@@ -234,7 +261,9 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
     FailureOr<SmallVector<SmallVector<int64_t>>> dims =
         dimAxesOf(rule, rule.results[index], factors, mesh,
                   "result #" + Twine(index), why);
-    if (failed(dims))
+    if (failed(dims) ||
+        failed(checkAxesUsedOnce(*dims, partialAxes, "result #" + Twine(index),
+                                 why)))
       return failure();
     auto type = cast<RankedTensorType>(result.getType());
     std::optional<int64_t> streamDim;
