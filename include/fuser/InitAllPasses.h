@@ -4,7 +4,7 @@
 
 namespace fuser {
 /// Registers our passes and pipelines (fuser-to-hostir-pipeline, ...) for
-/// command-line use.
+/// command-line use; calls after the first do nothing.
 void registerFuserPasses();
 /// Registers those and the generic upstream transforms (canonicalize, cse,
 /// symbol-dce, ...): the passes of fuser-opt.

@@ -10,10 +10,16 @@
 #include "mlir/Transforms/Passes.h"
 
 void fuser::registerFuserPasses() {
-  mlir::fuser::registerFuserTransformsPasses();
-  mlir::fuser::registerFuserConversionPasses();
-  mlir::hostir::registerHostIRTransformsPasses();
-  fuser::registerFuserPipelines();
+  // A pass pipeline may be registered once per process, and embedders (the
+  // plugin, the C API, Python) may each ask.
+  static bool registered = [] {
+    mlir::fuser::registerFuserTransformsPasses();
+    mlir::fuser::registerFuserConversionPasses();
+    mlir::hostir::registerHostIRTransformsPasses();
+    fuser::registerFuserPipelines();
+    return true;
+  }();
+  (void)registered;
 }
 
 void fuser::registerAllPasses() {

@@ -191,11 +191,12 @@ public:
   bool owned;
 };
 
-/// Ours and upstream's generic transforms (canonicalize, cse, ...), once.
+/// Upstream's generic transforms (canonicalize, cse, ...) and ours. Once:
+/// registering an upstream pass again builds it again to compare.
 void registerPasses() {
-  static bool registered =
-      (mlirRegisterTransformsPasses(), fuserRegisterPasses(), true);
+  static bool registered = (mlirRegisterTransformsPasses(), true);
   (void)registered;
+  fuserRegisterPasses();
 }
 
 /// A pass manager parsed from a textual pipeline, e.g.

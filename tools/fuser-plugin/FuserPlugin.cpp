@@ -24,23 +24,16 @@
 
 using namespace mlir;
 
-/// A tool may load the library as both kinds of plugin; passes register
-/// once.
-static void registerPassesOnce() {
-  static bool registered = (fuser::registerFuserPasses(), true);
-  (void)registered;
-}
-
 extern "C" LLVM_ATTRIBUTE_WEAK DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "FuserMLIR", LLVM_VERSION_STRING,
           [](DialectRegistry *registry) {
             fuser::registerAllDialects(*registry);
-            registerPassesOnce();
+            fuser::registerFuserPasses();
           }};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "FuserMLIR", LLVM_VERSION_STRING,
-          registerPassesOnce};
+          fuser::registerFuserPasses};
 }
