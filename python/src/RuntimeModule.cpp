@@ -181,10 +181,7 @@ public:
       }
       Shape localShape;
       if (pieces) {
-        localShape =
-            localShapeOn(tensor.shape, tensor.dimAxes, tensor.mesh, rank)
-                .value_or(*localShapeOn(tensor.shape, tensor.dimAxes,
-                                        tensor.mesh, tensor.mesh.devices[0]));
+        localShape = localShapeOf(tensor, rank);
         locals.push_back(
             toHostTensor(arrays[index], tensor, localShape, index));
       } else {
@@ -208,10 +205,8 @@ public:
     for (size_t o = 0; o < outputs.size(); ++o) {
       const TensorSpec &tensor = *outputs[o];
       if (!gather) {
-        Shape localShape =
-            localShapeOn(tensor.shape, tensor.dimAxes, tensor.mesh, rank)
-                .value_or(Shape(tensor.shape.size(), 0));
-        values.append(toArray(results[o], tensor.code, localShape));
+        values.append(
+            toArray(results[o], tensor.code, localShapeOf(tensor, rank)));
         continue;
       }
       HostTensor global = gatherOnRankZero(tensor, results[o], devices);

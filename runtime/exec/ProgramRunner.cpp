@@ -152,21 +152,24 @@ void fuser::place(const HostTensor &local, const fuser::Shape &localShape,
 
 /// The piece of `global` a device holds (contiguous), or an empty piece of
 /// the local shape for a device outside the tensor's mesh.
+fuser::Shape fuser::localShapeOf(const TensorSpec &tensor, int64_t device) {
+  std::optional<Shape> shape =
+      localShapeOn(tensor.shape, tensor.dimAxes, tensor.mesh, device);
+  return shape ? *shape
+               : *localShapeOn(tensor.shape, tensor.dimAxes, tensor.mesh,
+                               tensor.mesh.devices[0]);
+}
+
 HostTensor fuser::pieceOf(const TensorSpec &tensor, const HostTensor &global,
                           int64_t device, fuser::Shape &localShape) {
-  std::optional<fuser::Shape> shape =
-      fuser::localShapeOn(tensor.shape, tensor.dimAxes, tensor.mesh, device);
   std::optional<fuser::Shape> offset =
       fuser::shardOffsetOn(tensor.shape, tensor.dimAxes, tensor.mesh, device);
-  localShape = shape
-                   ? *shape
-                   : *fuser::localShapeOn(tensor.shape, tensor.dimAxes,
-                                          tensor.mesh, tensor.mesh.devices[0]);
+  localShape = localShapeOf(tensor, device);
   int64_t count = 1;
   for (int64_t size : localShape)
     count *= size;
   HostTensor piece(tensor.code, count);
-  if (!shape)
+  if (!offset)
     return piece;
   int64_t size = fuser_element_size(tensor.code);
   forEachBlockRow(
@@ -362,9 +365,10 @@ std::string fuser::checkEntryArity(const ProgramSpec &program) {
     hasOutputs |= !tensor.isInput;
   }
   arguments += hasOutputs;
-  if (arguments <= 8)
+  if (arguments <= kMaxEntryArguments)
     return "";
   return program.name + " takes " + std::to_string(arguments) +
          " arguments (its inputs and one for its outputs); a program entry "
-         "is called with at most 8";
+         "is called with at most " +
+         std::to_string(kMaxEntryArguments);
 }

@@ -65,9 +65,17 @@ struct ProgramLibrary {
 std::optional<ProgramLibrary> loadProgramLibrary(const std::string &path,
                                                  std::string &error);
 
+/// The most arguments `execute` passes to an entry point.
+inline constexpr size_t kMaxEntryArguments = 8;
+
 /// Why `program` cannot be called through `execute` (too many arguments
 /// for an entry point), or empty.
 std::string checkEntryArity(const ProgramSpec &program);
+
+/// The shape of the piece of `tensor` a device holds; a device outside the
+/// tensor's mesh holds one shaped like its first device's, which nothing
+/// reads.
+Shape localShapeOf(const TensorSpec &tensor, int64_t device);
 
 /// The piece of `global` a device holds (contiguous), or an empty piece of
 /// the local shape for a device outside the tensor's mesh.
