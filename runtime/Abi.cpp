@@ -379,6 +379,8 @@ int64_t fuser_device_allocation_count(void) {
   return getBackend().getDeviceAllocationCount();
 }
 
+int32_t fuser_device_index(void) { return getBackend().getDeviceIndex(); }
+
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {
   if (source->dtype != target->dtype || source->rank != target->rank ||
       !std::equal(source->sizes, source->sizes + source->rank, target->sizes))

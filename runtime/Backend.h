@@ -64,6 +64,8 @@ public:
                                 FuserMemory memory) = 0;
   virtual int64_t getCachedBufferCount() const = 0;
   virtual int64_t getDeviceAllocationCount() const = 0;
+  /// The device ordinal of the backend's GPU, -1 without one.
+  virtual int32_t getDeviceIndex() const = 0;
   /// Same shape and element type, checked by the caller.
   virtual FuserStatus copy(const FuserBuffer &source,
                            const FuserBuffer &target) = 0;

@@ -4,8 +4,9 @@
 # every program scripts/build-gpu-artifacts.sh compiled on as many GPUs as
 # it has ranks, each checked against its CPU reference, the programs the
 # list marks "graph" once more as CUDA graph replays (fuser-exec --graph),
-# and the ones it marks "sanitize" under compute-sanitizer memcheck and
-# racecheck.
+# the ones it marks "sanitize" under compute-sanitizer memcheck and
+# racecheck, and the TP MLPs from Python with PyTorch tensors on the GPUs
+# (where python3 has PyTorch and pybind11).
 # Ends with one line: "N passed, N failed". NVLink multicast stays off
 # (NCCL_NVLS_ENABLE=0).
 # Usage: scripts/run-gpu-tests.sh [artifact-dir] [build-dir] [log-dir]
@@ -14,8 +15,8 @@
 # (run-gpu-tests.log) and one log per sanitizer run (<tool>.<library>.<program>.log).
 # Environment:
 #   FUSER_GPU_STEPS   which steps to run, of "gtest runs graphs memcheck
-#                     racecheck" (all by default), so that each can be a
-#                     command of its own
+#                     racecheck python" (all by default), so that each can
+#                     be a command of its own
 #   FUSER_GPU_FILTER  an extended regex: only the runs whose line of runs.txt matches
 #   FUSER_SANITIZER_OPTIONS  more compute-sanitizer options, e.g.
 #                     "--kernel-name-exclude kns=nccl"
@@ -26,7 +27,7 @@ source "$root/scripts/lib/tally.sh"
 artifacts=$(cd "${1:-$root/gpu-artifacts}" && pwd)
 build=${2:-$root/build-gpu}
 logs=${3:-$build/logs}
-steps=" ${FUSER_GPU_STEPS:-gtest runs graphs memcheck racecheck} "
+steps=" ${FUSER_GPU_STEPS:-gtest runs graphs memcheck racecheck python} "
 filter=${FUSER_GPU_FILTER:-.}
 # NCCL probes kernel images it does not ship for every architecture
 # (cudaFuncGetAttributes returning cudaErrorNoKernelImageForDevice, which
@@ -37,9 +38,17 @@ sanitizer=/usr/local/cuda/bin/compute-sanitizer
 export NCCL_NVLS_ENABLE=0
 mkdir -p "$build" "$logs"
 exec > >(tee -a "$logs/run-gpu-tests.log") 2>&1
+has_step() { [[ $steps == *" $1 "* ]]; }
+# The Python package (its runtime module) where the step asks for it and
+# python3 has pybind11's CMake files.
+python_options=(-DFUSER_ENABLE_PYTHON=OFF)
+if has_step python && pybind11_dir=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
+  python_options=(-DFUSER_ENABLE_PYTHON=ON -Dpybind11_DIR="$pybind11_dir"
+                  -DPython_EXECUTABLE="$(command -v python3)")
+fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DFUSER_ENABLE_COMPILER=OFF -DFUSER_ENABLE_CUDA=ON -DFUSER_ENABLE_MPI=ON \
-  -DFUSER_ENABLE_PYTHON=OFF -DGTEST_ROOT="$artifacts/gtest" \
+  "${python_options[@]}" -DGTEST_ROOT="$artifacts/gtest" \
   >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" >"$build/build.log" 2>&1 ||
   { tail -n 40 "$build/build.log"; exit 1; }
@@ -68,7 +77,6 @@ if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
 else
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 fi
-has_step() { [[ $steps == *" $1 "* ]]; }
 
 # The tests include a wait that must time out: keep the bound short. The
 # host tests and each GPU suite run in processes of their own, so that a
@@ -113,6 +121,23 @@ while read -r ranks library program iterations flags; do
     grep -h -e 'ERROR SUMMARY' -e 'RACECHECK SUMMARY' -e 'fuser-exec:' "$log" || true
   done
 done < <(grep -E "$filter" "$artifacts/runs.txt")
+# The TP MLPs (f32 and bf16) from Python: PyTorch tensors on each rank's
+# GPU, global and as pieces, on PyTorch's stream and on a side stream.
+if has_step python && ((gpus < 2)); then
+  not_run+=("python run_tp_mlp_tensors.py (2 ranks)")
+elif has_step python; then
+  if [ -d "$build/python_packages/fuser_mlir" ] && python3 -c "import torch" 2>/dev/null; then
+    for library in tp-mlp.so tp-mlp-bf16.so; do
+      echo "== python $library"
+      run_check on_ranks 2 -x FUSER_TIMEOUT_S=120 -x TORCH_SYMM_MEM_DISABLE_MULTICAST=1 \
+        -x PYTHONPATH="$build/python_packages" python3 \
+        "$root/python/test/run_tp_mlp_tensors.py" "$artifacts/$library" --torch </dev/null
+    done
+  else
+    echo "python: not run (the package needs pybind11, the runs PyTorch)"
+    failed=$((failed + 1))
+  fi
+fi
 if ((${#not_run[@]})); then
   echo "not run, more ranks than the $gpus GPUs here:"
   printf '  %s\n' "${not_run[@]}"

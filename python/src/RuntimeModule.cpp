@@ -2,112 +2,51 @@
 //
 // fuser_mlir._runtime: loads a library the compiler wrote and runs one of
 // its programs on the MPI ranks of this process's world (mpirun starts one
-// Python per rank), with NumPy arrays: each rank passes the global inputs
-// and the runner cuts its piece, or passes its own piece; the outputs come
-// back whole on every rank, or as the rank's piece. The same runner as
-// fuser-exec (runtime/exec/ProgramRunner.h).
+// Python per rank). Inputs are NumPy arrays (copied) or tensors of any
+// DLPack library on the rank's device (PyTorch, CuPy, JAX: read in place
+// where their layout allows, on the caller's CUDA stream): each rank passes
+// the global inputs and the runner cuts its piece, or passes its own piece;
+// the outputs come back whole on every rank, or as the rank's piece. The
+// same runner as fuser-exec (runtime/exec/ProgramRunner.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArrayExchange.h"
 #include "ProgramRunner.h"
+#include "TensorExchange.h"
 
 #include <mpi.h>
 
-#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <cstring>
+#include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
 namespace py = pybind11;
 using namespace fuser;
+using namespace fuser::python;
 
 namespace {
+
+/// Programs' buffers are aligned for 16-byte vector accesses (as
+/// fuser_allocate's are); a caller's piece that is not is read from a copy.
+constexpr uintptr_t kProgramBufferAlignment = 16;
+
+/// DLPack's number for CUDA's legacy default stream.
+constexpr int64_t kLegacyDefaultStream = 1;
 
 void initialize() {
   if (fuser_init(nullptr, nullptr) != FUSER_OK)
     throw std::runtime_error(fuser_last_error());
 }
 
-/// The NumPy dtype that holds `code` (bf16: float32, which holds every
-/// bf16 value exactly).
-py::dtype numpyDtype(FuserDType code) {
-  switch (code) {
-  case FUSER_F32:
-  case FUSER_BF16:
-    return py::dtype::of<float>();
-  case FUSER_F16:
-    return py::dtype("float16");
-  case FUSER_F64:
-    return py::dtype::of<double>();
-  case FUSER_I64:
-    return py::dtype::of<int64_t>();
-  case FUSER_I32:
-    return py::dtype::of<int32_t>();
-  case FUSER_I8:
-    return py::dtype::of<int8_t>();
-  case FUSER_I1:
-    return py::dtype::of<bool>();
-  }
-  throw std::logic_error("unknown element type");
-}
-
-std::string describeShape(const Shape &shape) {
-  std::string text = "[";
-  for (size_t dim = 0; dim < shape.size(); ++dim)
-    text += (dim ? ", " : "") + std::to_string(shape[dim]);
-  return text + "]";
-}
-
-/// `array` as a tensor of `tensor`'s element type and `shape`, or a
-/// TypeError / ValueError naming input `index`.
-HostTensor toHostTensor(py::handle value, const TensorSpec &tensor,
-                        const Shape &shape, size_t index) {
-  py::dtype expected = numpyDtype(tensor.code);
-  auto array = py::array::ensure(value);
-  if (!array)
-    throw py::type_error("input #" + std::to_string(index) +
-                         " is not an array");
-  if (!array.dtype().is(expected))
-    throw py::type_error("input #" + std::to_string(index) + " is " +
-                         py::str(array.dtype()).cast<std::string>() +
-                         "; the program takes " + tensor.dtype + " (" +
-                         py::str(expected).cast<std::string>() + ")");
-  Shape given(array.shape(), array.shape() + array.ndim());
-  if (given != shape)
-    throw py::value_error("input #" + std::to_string(index) + " has shape " +
-                          describeShape(given) + "; the program takes " +
-                          describeShape(shape));
-  auto contiguous = py::array::ensure(array, py::array::c_style);
-  int64_t count = 1;
-  for (int64_t size : shape)
-    count *= size;
-  HostTensor values(tensor.code, count);
-  if (tensor.code == FUSER_BF16) {
-    const float *data = static_cast<const float *>(contiguous.data());
-    for (int64_t i = 0; i < count; ++i)
-      values.set(i, data[i]);
-  } else {
-    std::memcpy(values.bytes.data(), contiguous.data(), values.bytes.size());
-  }
-  return values;
-}
-
-py::array toArray(const HostTensor &values, FuserDType code,
-                  const Shape &shape) {
-  py::array array(numpyDtype(code),
-                  std::vector<py::ssize_t>(shape.begin(), shape.end()));
-  if (code == FUSER_BF16) {
-    auto *data = static_cast<float *>(array.mutable_data());
-    for (int64_t i = 0; i < values.size(); ++i)
-      data[i] = static_cast<float>(values.get(i));
-  } else {
-    std::memcpy(array.mutable_data(), values.bytes.data(), values.bytes.size());
-  }
-  return array;
+void finalize() {
+  markRuntimeFinalized();
+  fuser_finalize();
 }
 
 py::dict describeTensor(const TensorSpec &tensor) {
@@ -119,6 +58,80 @@ py::dict describeTensor(const TensorSpec &tensor) {
   fields["dim_axes"] = tensor.dimAxes;
   return fields;
 }
+
+std::string describeDevice(DLDevice device) {
+  switch (device.device_type) {
+  case kDLCPU:
+    return "the CPU";
+  case kDLCUDA:
+    return "GPU " + std::to_string(device.device_id);
+  }
+  return "device type " + std::to_string(device.device_type);
+}
+
+int64_t elementsOf(const Shape &shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+Shape rowMajorStrides(const Shape &shape) {
+  Shape strides(shape.size());
+  int64_t stride = 1;
+  for (size_t dim = shape.size(); dim-- > 0;) {
+    strides[dim] = stride;
+    stride *= shape[dim];
+  }
+  return strides;
+}
+
+/// Whether a tensor of `shape` with `strides` is laid out row-major without
+/// gaps (a dim of one element may have any stride).
+bool isRowMajor(const Shape &shape, const Shape &strides) {
+  Shape expected = rowMajorStrides(shape);
+  for (size_t dim = 0; dim < shape.size(); ++dim)
+    if (shape[dim] != 1 && strides[dim] != expected[dim])
+      return false;
+  return true;
+}
+
+/// `tensor` whole on every rank, from the piece `local` of each of the
+/// `devices` ranks. Collective.
+HostTensor wholeOnEveryRank(const TensorSpec &tensor, const HostTensor &local,
+                            int64_t devices) {
+  HostTensor whole = gatherOnRankZero(tensor, local, devices);
+  whole.bytes.resize(static_cast<size_t>(tensor.numElements()) *
+                     fuser_element_size(tensor.code));
+  MPI_Bcast(whole.bytes.data(), static_cast<int>(whole.bytes.size()), MPI_BYTE,
+            0, MPI_COMM_WORLD);
+  return whole;
+}
+
+void *allocateOrThrow(int64_t bytes, bool zeroed) {
+  void *memory = fuser_allocate(bytes, FUSER_MEMORY_DEVICE, zeroed);
+  if (!memory)
+    throw std::runtime_error(fuser_last_error());
+  return memory;
+}
+
+void copyOrThrow(const FuserBuffer &from, const FuserBuffer &to,
+                 const std::string &what) {
+  if (fuser_copy(&from, &to) != FUSER_OK)
+    throw std::runtime_error(what + ": " + fuser_last_error());
+}
+
+/// An input where the program reads it, and what keeps it there.
+struct PlacedInput {
+  std::shared_ptr<Storage> storage;
+  char *data;
+};
+
+/// What one run of a program needs on this rank, checked.
+struct RunPlan {
+  const ProgramSpec &spec;
+  int64_t devices;
+  int64_t rank;
+  std::vector<const TensorSpec *> inputs, outputs;
+};
 
 /// A loaded library.
 class Library {
@@ -138,13 +151,6 @@ public:
     return names;
   }
 
-  const ProgramSpec &program(const std::string &name) const {
-    const ProgramSpec *found = name.empty() ? nullptr : library.find(name);
-    if (!found)
-      throw py::key_error("no program named '" + name + "'");
-    return *found;
-  }
-
   py::list signature(const std::string &name, bool inputs) const {
     py::list tensors;
     for (const TensorSpec &tensor : program(name).tensors)
@@ -153,77 +159,262 @@ public:
     return tensors;
   }
 
-  py::list run(const std::string &name, const py::sequence &arrays, bool pieces,
-               bool gather) const {
-    const ProgramSpec &spec = program(name);
-    initialize();
-    std::string arity = checkEntryArity(spec);
-    if (!arity.empty())
-      throw py::value_error(arity);
-    int64_t devices = ProgramLibrary::devicesOf(spec);
-    if (fuser_expect_world_size(devices) != FUSER_OK)
-      throw std::runtime_error(fuser_last_error());
-    int64_t rank = fuser_rank();
-    size_t expected =
-        std::count_if(spec.tensors.begin(), spec.tensors.end(),
-                      [](const TensorSpec &tensor) { return tensor.isInput; });
-    if (expected != py::len(arrays))
-      throw py::value_error(spec.name + " takes " + std::to_string(expected) +
-                            " inputs, not " + std::to_string(py::len(arrays)));
-    std::vector<const TensorSpec *> outputs;
+  std::string target() const { return library.metadata.target; }
+
+  /// Runs `name` over NumPy arrays; returns NumPy arrays.
+  py::list runArrays(const std::string &name, const py::sequence &arrays,
+                     bool pieces, bool gather) const {
+    RunPlan plan = planRun(name, py::len(arrays));
     std::vector<HostTensor> locals;
     std::vector<Shape> localShapes;
-    size_t index = 0;
-    for (const TensorSpec &tensor : spec.tensors) {
-      if (!tensor.isInput) {
-        outputs.push_back(&tensor);
-        continue;
-      }
+    for (size_t index = 0; index < plan.inputs.size(); ++index) {
+      const TensorSpec &tensor = *plan.inputs[index];
       Shape localShape;
       if (pieces) {
-        localShape = localShapeOf(tensor, rank);
+        localShape = localShapeOf(tensor, plan.rank);
         locals.push_back(
             toHostTensor(arrays[index], tensor, localShape, index));
       } else {
         HostTensor global =
             toHostTensor(arrays[index], tensor, tensor.shape, index);
-        locals.push_back(pieceOf(tensor, global, rank, localShape));
+        locals.push_back(pieceOf(tensor, global, plan.rank, localShape));
       }
       localShapes.push_back(localShape);
-      ++index;
     }
-    bool onDevice = library.metadata.target == "cuda";
-    if (onDevice && fuser_use_backend(FUSER_BACKEND_CUDA) != FUSER_OK)
-      throw std::runtime_error(
-          spec.name + " was compiled for CUDA GPUs: " + fuser_last_error());
+    useTarget(plan.spec);
     std::vector<HostTensor> results;
     {
-      ProgramInputs inputs(locals, localShapes, onDevice);
-      results = fuser::run(library.entry(spec), inputs, outputs);
+      ProgramInputs inputs(locals, localShapes, onDevice());
+      results = fuser::run(library.entry(plan.spec), inputs, plan.outputs);
     }
     py::list values;
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      const TensorSpec &tensor = *outputs[o];
-      if (!gather) {
-        values.append(
-            toArray(results[o], tensor.code, localShapeOf(tensor, rank)));
-        continue;
-      }
-      HostTensor global = gatherOnRankZero(tensor, results[o], devices);
-      global.bytes.resize(static_cast<size_t>(tensor.numElements()) *
-                          fuser_element_size(tensor.code));
-      MPI_Bcast(global.bytes.data(), static_cast<int>(global.bytes.size()),
-                MPI_BYTE, 0, MPI_COMM_WORLD);
-      values.append(toArray(global, tensor.code, tensor.shape));
+    for (size_t o = 0; o < plan.outputs.size(); ++o) {
+      const TensorSpec &tensor = *plan.outputs[o];
+      if (gather)
+        values.append(toArray(
+            wholeOnEveryRank(tensor, results[o], plan.devices), tensor.shape));
+      else
+        values.append(toArray(results[o], localShapeOf(tensor, plan.rank)));
     }
     return values;
   }
 
-  std::string target() const { return library.metadata.target; }
+  /// Runs `name` over DLPack tensors on the program's device, on `stream`
+  /// (a cudaStream_t; the legacy default stream when none); returns
+  /// ExportedTensors there.
+  py::list runTensors(const std::string &name, const py::sequence &tensors,
+                      std::optional<int64_t> stream, bool pieces,
+                      bool gather) const {
+    RunPlan plan = planRun(name, py::len(tensors));
+    useTarget(plan.spec);
+    int64_t nativeStream = stream.value_or(kLegacyDefaultStream);
+    FuserStream *runStream =
+        onDevice() ? fuser_wrap_stream(reinterpret_cast<void *>(nativeStream))
+                   : fuser_get_current_stream();
+    if (!runStream)
+      throw std::runtime_error(fuser_last_error());
+    ExecutionScope scope(fuser_current_backend(), runStream);
+    // The callers' tensors stay ours until their pieces are read.
+    std::vector<std::shared_ptr<ForeignTensor>> taken;
+    std::vector<PlacedInput> placed;
+    std::vector<char *> data;
+    std::vector<Shape> shapes;
+    for (size_t index = 0; index < plan.inputs.size(); ++index) {
+      const TensorSpec &tensor = *plan.inputs[index];
+      taken.push_back(ForeignTensor::take(tensors[index], nativeStream, index));
+      placed.push_back(placeInput(taken.back(), tensor, index, plan.rank,
+                                  pieces, runStream));
+      data.push_back(placed.back().data);
+      shapes.push_back(localShapeOf(tensor, plan.rank));
+    }
+    ProgramInputs inputs(data, shapes, onDevice());
+    std::vector<int64_t> results =
+        execute(library.entry(plan.spec), inputs, plan.outputs);
+    if (gather)
+      return wholeOutputs(plan, results, inputs, runStream);
+    return outputViews(plan, results, placed, runStream);
+  }
 
 private:
+  const ProgramSpec &program(const std::string &name) const {
+    const ProgramSpec *found = name.empty() ? nullptr : library.find(name);
+    if (!found)
+      throw py::key_error("no program named '" + name + "'");
+    return *found;
+  }
+
+  bool onDevice() const { return library.metadata.target == "cuda"; }
+
+  RunPlan planRun(const std::string &name, size_t given) const {
+    const ProgramSpec &spec = program(name);
+    initialize();
+    std::string arity = checkEntryArity(spec);
+    if (!arity.empty())
+      throw py::value_error(arity);
+    RunPlan plan{spec, ProgramLibrary::devicesOf(spec), 0, {}, {}};
+    if (fuser_expect_world_size(plan.devices) != FUSER_OK)
+      throw std::runtime_error(fuser_last_error());
+    plan.rank = fuser_rank();
+    for (const TensorSpec &tensor : spec.tensors)
+      (tensor.isInput ? plan.inputs : plan.outputs).push_back(&tensor);
+    if (plan.inputs.size() != given)
+      throw py::value_error(spec.name + " takes " +
+                            std::to_string(plan.inputs.size()) +
+                            " inputs, not " + std::to_string(given));
+    return plan;
+  }
+
+  /// Selects the backend the program runs on, so that the buffers made
+  /// for it are that backend's.
+  void useTarget(const ProgramSpec &spec) const {
+    if (fuser_use_backend(onDevice() ? FUSER_BACKEND_CUDA
+                                     : FUSER_BACKEND_HOST) != FUSER_OK)
+      throw std::runtime_error(spec.name + " was compiled for " + target() +
+                               ": " + fuser_last_error());
+  }
+
+  /// `foreign` (the global tensor, or with `pieces` this rank's piece) where
+  /// the program reads it: in place when it is the piece, row-major and
+  /// aligned; else the piece copied into a buffer of its own.
+  PlacedInput placeInput(const std::shared_ptr<ForeignTensor> &foreign,
+                         const TensorSpec &tensor, size_t index, int64_t rank,
+                         bool pieces, FuserStream *runStream) const {
+    std::string input = "input #" + std::to_string(index);
+    DLDevice device = foreign->tensor().device;
+    DLDevice expected = onDevice() ? DLDevice{kDLCUDA, fuser_device_index()}
+                                   : DLDevice{kDLCPU, 0};
+    if (device.device_type != expected.device_type ||
+        (onDevice() && device.device_id != expected.device_id))
+      throw py::value_error(input + " is on " + describeDevice(device) +
+                            "; the program runs on " +
+                            describeDevice(expected) + " on this rank");
+    if (!isDLDataType(foreign->tensor().dtype, tensor.code))
+      throw py::type_error(input + " is " +
+                           describeDLDataType(foreign->tensor().dtype) +
+                           "; the program takes " + tensor.dtype);
+    Shape localShape = localShapeOf(tensor, rank);
+    Shape given = foreign->shape();
+    if (given != (pieces ? localShape : tensor.shape))
+      throw py::value_error(input + " has shape " + describeShape(given) +
+                            "; the program takes " +
+                            describeShape(pieces ? localShape : tensor.shape));
+    Shape strides = foreign->strides();
+    bool aligned = reinterpret_cast<uintptr_t>(foreign->data()) %
+                       kProgramBufferAlignment ==
+                   0;
+    if (pieces && aligned && isRowMajor(given, strides))
+      return {foreign, foreign->data()};
+
+    std::optional<Shape> offset =
+        pieces ? Shape(given.size(), 0)
+               : shardOffsetOn(tensor.shape, tensor.dimAxes, tensor.mesh, rank);
+    int64_t elements = elementsOf(localShape);
+    // A rank outside the tensor's mesh holds a piece nothing reads.
+    void *memory = allocateOrThrow(elements * fuser_element_size(tensor.code),
+                                   /*zeroed=*/!offset);
+    auto own = std::make_shared<RuntimeBuffer>(memory, runStream);
+    if (!offset || elements == 0)
+      return {own, static_cast<char *>(memory)};
+    if (!localShape.empty() && localShape.back() > 1 && strides.back() != 1)
+      throw py::value_error(input + "'s last dim has stride " +
+                            std::to_string(strides.back()) +
+                            "; the runtime copies whole rows: pass it with a "
+                            "contiguous last dim");
+    int64_t start = 0;
+    for (size_t dim = 0; dim < offset->size(); ++dim)
+      start += (*offset)[dim] * strides[dim];
+    Shape unit = rowMajorStrides(localShape);
+    int64_t rankOfShape = static_cast<int64_t>(localShape.size());
+    FuserBuffer from{foreign->data(), foreign->data(),   start,
+                     rankOfShape,     localShape.data(), strides.data(),
+                     tensor.code};
+    FuserBuffer to{memory,      memory,     0, rankOfShape, localShape.data(),
+                   unit.data(), tensor.code};
+    copyOrThrow(from, to, input);
+    return {own, static_cast<char *>(memory)};
+  }
+
+  /// The outputs where the program wrote them; an output that views an
+  /// input or another output shares what keeps that alive.
+  py::list outputViews(const RunPlan &plan, const std::vector<int64_t> &results,
+                       const std::vector<PlacedInput> &placed,
+                       FuserStream *runStream) const {
+    std::vector<std::pair<char *, std::shared_ptr<Storage>>> owners;
+    for (const PlacedInput &input : placed)
+      owners.emplace_back(input.data, input.storage);
+    py::list values;
+    const int64_t *fields = results.data();
+    for (const TensorSpec *output : plan.outputs) {
+      auto *allocated = reinterpret_cast<char *>(fields[0]);
+      auto owner = std::find_if(owners.begin(), owners.end(), [&](auto &entry) {
+        return entry.first == allocated;
+      });
+      if (owner == owners.end()) {
+        owners.emplace_back(
+            allocated, std::make_shared<RuntimeBuffer>(allocated, runStream));
+        owner = std::prev(owners.end());
+      }
+      size_t rank = output->shape.size();
+      char *data = reinterpret_cast<char *>(fields[1]) +
+                   fields[2] * fuser_element_size(output->code);
+      values.append(ExportedTensor(
+          owner->second, data, output->code,
+          Shape(fields + 3, fields + 3 + rank),
+          Shape(fields + 3 + rank, fields + 3 + 2 * rank), runStream));
+      fields += 3 + 2 * rank;
+    }
+    return values;
+  }
+
+  /// The outputs whole on every rank, each in a new buffer on the program's
+  /// device; the program's own buffers are freed.
+  py::list wholeOutputs(const RunPlan &plan,
+                        const std::vector<int64_t> &results,
+                        const ProgramInputs &inputs,
+                        FuserStream *runStream) const {
+    std::vector<HostTensor> locals = readResults(results, inputs, plan.outputs);
+    releaseResults(results, inputs, plan.outputs);
+    py::list values;
+    for (size_t o = 0; o < plan.outputs.size(); ++o) {
+      const TensorSpec &tensor = *plan.outputs[o];
+      HostTensor whole = wholeOnEveryRank(tensor, locals[o], plan.devices);
+      void *memory = allocateOrThrow(whole.bytes.size(), /*zeroed=*/false);
+      auto own = std::make_shared<RuntimeBuffer>(memory, runStream);
+      int64_t count[1] = {whole.size()}, unit[1] = {1};
+      FuserBuffer from{
+          whole.bytes.data(), whole.bytes.data(), 0, 1, count, unit,
+          tensor.code};
+      FuserBuffer to{memory, memory, 0, 1, count, unit, tensor.code};
+      if (whole.size() > 0)
+        copyOrThrow(from, to, "output #" + std::to_string(o));
+      // The host copy goes with this scope.
+      if (fuser_synchronize() != FUSER_OK)
+        throw std::runtime_error(fuser_last_error());
+      values.append(ExportedTensor(own, static_cast<char *>(memory),
+                                   tensor.code, tensor.shape,
+                                   rowMajorStrides(tensor.shape), runStream));
+    }
+    return values;
+  }
+
   ProgramLibrary library;
 };
+
+/// `__dlpack__` of the array API standard: versioned capsules and copies
+/// are not offered, so a consumer asking for them gets the unversioned
+/// capsule (which the standard lets it accept) or a BufferError.
+py::object exportTensor(const ExportedTensor &tensor, py::object stream,
+                        py::object maxVersion, py::object device,
+                        py::object copy) {
+  (void)maxVersion;
+  if (!copy.is_none() && copy.cast<bool>())
+    throw py::buffer_error("the program's outputs are exported in place only");
+  if (!device.is_none() && !device.cast<py::tuple>().equal(tensor.device()))
+    throw py::buffer_error("the output lies on its program's device only");
+  return tensor.toDLPack(stream.is_none()
+                             ? std::nullopt
+                             : std::optional<int64_t>(stream.cast<int64_t>()));
+}
 
 } // namespace
 
@@ -237,8 +428,28 @@ PYBIND11_MODULE(_runtime, m) {
     initialize();
     return fuser_world_size();
   });
-  m.def("finalize", &fuser_finalize,
+  m.def(
+      "device_index",
+      [] {
+        initialize();
+        if (fuser_use_backend(FUSER_BACKEND_CUDA) != FUSER_OK)
+          throw std::runtime_error(fuser_last_error());
+        return fuser_device_index();
+      },
+      "The CUDA device this rank's programs run on (starts the CUDA "
+      "backend: collective, every rank calls it)");
+  m.def("finalize", &finalize,
         "Frees the runtime's caches and ends MPI (once, at exit)");
+  py::class_<ExportedTensor>(
+      m, "Tensor",
+      "A program's output on its device, for any DLPack consumer "
+      "(torch.from_dlpack, numpy.from_dlpack, cupy.from_dlpack)")
+      .def("__dlpack__", &exportTensor, py::kw_only(),
+           py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
+           py::arg("dl_device") = py::none(), py::arg("copy") = py::none())
+      .def("__dlpack_device__", &ExportedTensor::device)
+      .def_property_readonly("shape", &ExportedTensor::sizes)
+      .def_property_readonly("dtype", &ExportedTensor::elementType);
   py::class_<Library>(m, "Library")
       .def(py::init<const std::string &>(), py::arg("path"))
       .def_property_readonly("target", &Library::target)
@@ -255,6 +466,10 @@ PYBIND11_MODULE(_runtime, m) {
             return library.signature(name, /*inputs=*/false);
           },
           py::arg("program"))
-      .def("run", &Library::run, py::arg("program"), py::arg("inputs"),
-           py::kw_only(), py::arg("pieces") = false, py::arg("gather") = true);
+      .def("run_arrays", &Library::runArrays, py::arg("program"),
+           py::arg("inputs"), py::kw_only(), py::arg("pieces"),
+           py::arg("gather"))
+      .def("run_tensors", &Library::runTensors, py::arg("program"),
+           py::arg("inputs"), py::kw_only(), py::arg("stream"),
+           py::arg("pieces"), py::arg("gather"));
 }

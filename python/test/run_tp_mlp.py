@@ -8,19 +8,11 @@ import numpy as np
 
 from fuser_mlir import Mesh, shard
 from fuser_mlir import runtime
+from rank_support import expect_error
 
 
 def gelu_tanh(x):
     return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
-
-
-def expect_error(error_type, text, call):
-    try:
-        call()
-    except error_type as problem:
-        assert text in str(problem), problem
-        return
-    raise AssertionError(f"no {error_type.__name__} ({text})")
 
 
 def main(path):

@@ -1,5 +1,7 @@
 """Tests of fuser_mlir.runtime: a compiled program run on 2 MPI ranks from
-Python with NumPy arrays (run_tp_mlp.py is each rank)."""
+Python with NumPy arrays (run_tp_mlp.py is each rank) and with DLPack
+tensors (run_tp_mlp_tensors.py; PyTorch's where it is installed, and on
+GPUs through scripts/run-gpu-tests.sh)."""
 
 import importlib.util
 import os
@@ -29,9 +31,16 @@ CAN_RUN = (importlib.util.find_spec("fuser_mlir._ir") is not None
            and RANK_PYTHON is not None and shutil.which("mpirun") is not None)
 
 
+def has_torch(python):
+    return python is not None and subprocess.run(
+        [python, "-c", "import torch"], capture_output=True).returncode == 0
+
+
 @unittest.skipUnless(CAN_RUN, "needs the compiler, the runtime, NumPy and mpirun")
 class RuntimeTest(unittest.TestCase):
-    def test_tp_mlp_on_two_ranks(self):
+    def run_on_two_ranks(self, script, *arguments):
+        """Compiles the TP MLP example for the CPU and runs `script` on 2
+        ranks over it; returns their output."""
         from fuser_mlir import ir
 
         with tempfile.TemporaryDirectory() as directory:
@@ -41,11 +50,26 @@ class RuntimeTest(unittest.TestCase):
             ranks = subprocess.run(
                 ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
                  "-x", "PYTHONPATH", "-x", "FUSER_TIMEOUT_S=30",
-                 RANK_PYTHON, os.path.join(HERE, "run_tp_mlp.py"), library],
+                 RANK_PYTHON, os.path.join(HERE, script), library, *arguments],
                 capture_output=True, text=True, timeout=120)
             self.assertEqual(ranks.returncode, 0, ranks.stdout + ranks.stderr)
-            for rank in (0, 1):
-                self.assertIn(f"rank {rank} of 2: ['tp_mlp'] cpu ok", ranks.stdout)
+            return ranks.stdout
+
+    def test_tp_mlp_on_two_ranks(self):
+        output = self.run_on_two_ranks("run_tp_mlp.py")
+        for rank in (0, 1):
+            self.assertIn(f"rank {rank} of 2: ['tp_mlp'] cpu ok", output)
+
+    def test_tp_mlp_with_dlpack_tensors(self):
+        output = self.run_on_two_ranks("run_tp_mlp_tensors.py")
+        for rank in (0, 1):
+            self.assertIn(f"rank {rank} of 2: tp_mlp dlpack cpu ok", output)
+
+    @unittest.skipUnless(has_torch(RANK_PYTHON), "needs PyTorch")
+    def test_tp_mlp_with_torch_tensors(self):
+        output = self.run_on_two_ranks("run_tp_mlp_tensors.py", "--torch")
+        for rank in (0, 1):
+            self.assertIn(f"rank {rank} of 2: tp_mlp torch cpu ok", output)
 
     def test_bad_library(self):
         from fuser_mlir import runtime

@@ -182,6 +182,7 @@ public:
                         FuserMemory memory) override;
   int64_t getCachedBufferCount() const override;
   int64_t getDeviceAllocationCount() const override;
+  int32_t getDeviceIndex() const override { return device; }
   FuserStatus copy(const FuserBuffer &source,
                    const FuserBuffer &target) override;
 

@@ -200,15 +200,15 @@ fuser::ProgramInputs::ProgramInputs(std::vector<HostTensor> &tensors,
     FuserBuffer to{device, device, 0, 1, count, unit, tensors[i].dtype};
     fuser_check(fuser_copy(&from, &to));
     data.push_back(device);
+    deviceCopies.push_back(device);
   }
   if (onDevice)
     fuser_check(fuser_synchronize());
 }
 
 fuser::ProgramInputs::~ProgramInputs() {
-  if (onDevice)
-    for (char *device : data)
-      fuser_deallocate(device);
+  for (char *device : deviceCopies)
+    fuser_deallocate(device);
 }
 
 /// Runs `entry` over `inputs`; returns the descriptors of its results, one

@@ -87,17 +87,30 @@ void place(const HostTensor &local, const Shape &localShape,
            const Shape &offset, HostTensor &global, const Shape &globalShape);
 
 /// The inputs of one rank where its program reads them: host memory for the
-/// host backend, device buffers (copied once) for the CUDA backend.
+/// host backend, device buffers for the CUDA backend.
 struct ProgramInputs {
   std::vector<char *> data;
   std::vector<Shape> shapes;
   bool onDevice = false;
 
+  /// `tensors` where the program reads them: in place for the host
+  /// backend, device copies (made once, freed with this) for the CUDA
+  /// backend.
   ProgramInputs(std::vector<HostTensor> &tensors,
                 const std::vector<Shape> &tensorShapes, bool onDevice);
+  /// Contiguous buffers the caller owns, already where the program reads
+  /// them.
+  ProgramInputs(std::vector<char *> buffers, std::vector<Shape> bufferShapes,
+                bool onDevice)
+      : data(std::move(buffers)), shapes(std::move(bufferShapes)),
+        onDevice(onDevice) {}
   ~ProgramInputs();
   ProgramInputs(const ProgramInputs &) = delete;
   ProgramInputs &operator=(const ProgramInputs &) = delete;
+
+private:
+  /// The device copies this made of host tensors.
+  std::vector<char *> deviceCopies;
 };
 
 /// Runs `entry` over `inputs`; returns the descriptors of its results, one

@@ -187,6 +187,10 @@ TEST(Errors, WaitIsBounded) {
             std::string::npos);
 }
 
+TEST(Streams, TheHostBackendRunsOnNoDevice) {
+  EXPECT_EQ(fuser_device_index(), -1);
+}
+
 TEST(Streams, TheHostBackendHasNoStreamsToWrap) {
   int native = 0;
   EXPECT_EQ(fuser_wrap_stream(&native), nullptr);

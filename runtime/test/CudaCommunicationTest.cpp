@@ -160,6 +160,11 @@ TEST_F(CudaMemory, SteadyStateAllocatesNothing) {
   EXPECT_EQ(fuser_device_allocation_count(), warm);
 }
 
+TEST_F(CudaMemory, EachRankRunsOnTheGpuOfItsIndexInTheNode) {
+  // The tests run on one node: a rank's index there is its rank.
+  EXPECT_EQ(fuser_device_index(), fuser_rank());
+}
+
 TEST_F(CudaMemory, StridedCopiesThroughTheCopyEngine) {
   // Rows 1..2 of a [4, 6] matrix, columns 2..5: a strided 2-D view.
   DeviceTensor<float> matrix({4, 6}, FUSER_F32);

@@ -314,6 +314,10 @@ int64_t fuser_cached_buffer_count(void);
  * (cudaMalloc, or growth of the caching allocator's pool); 0 on the host
  * backend. Steady-state executions leave it unchanged. */
 int64_t fuser_device_allocation_count(void);
+/* The CUDA device ordinal of the GPU the current backend runs on (the one
+ * fuser_use_backend picked for this rank), or -1 on the host backend: a
+ * caller handing the runtime its own device memory checks it is there. */
+int32_t fuser_device_index(void);
 
 /* An element as a double and back (f16 and bf16 rounded to nearest even),
  * for hosts that fill or read buffers of any element type. */
