@@ -46,6 +46,10 @@ private:
   LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
                      int64_t axis, Attributes... attributes);
   LogicalResult lowerView(Operation *op);
+  /// The buffer `kernel` reads as its argument #`index`: `buffer` itself,
+  /// or a copy of the layout the kernel expects.
+  Value passToKernel(Location loc, Value buffer, func::FuncOp kernel,
+                     unsigned index);
   /// Launches `kernel` over `arguments` with one thread per element of the
   /// largest output.
   void launch(Location loc, SymbolRefAttr kernel, ValueRange arguments,

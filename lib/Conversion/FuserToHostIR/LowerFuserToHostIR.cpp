@@ -223,11 +223,42 @@ void HostLowering::launch(Location loc, SymbolRefAttr kernel,
       index(loc, threadsPerBlock), one, one, arguments, Value());
 }
 
+/// Segmentation gave each kernel parameter the layout its value's sharding
+/// states; the host program may hold a view of another layout (an
+/// all_slice's block of a larger buffer: an offset, the whole's strides).
+/// Kernels read any strided buffer, so a kernel launched from here only
+/// takes the view as it is; a kernel other launches share reads a copy of
+/// the layout it expects instead.
+Value HostLowering::passToKernel(Location loc, Value buffer,
+                                 func::FuncOp kernel, unsigned index) {
+  Type viewType = buffer.getType();
+  auto expected = cast<MemRefType>(kernel.getArgumentTypes()[index]);
+  if (viewType == expected)
+    return buffer;
+  std::optional<SymbolTable::UseRange> launches = SymbolTable::getSymbolUses(
+      kernel, kernel->getParentOfType<ModuleOp>()->getParentOp());
+  if (launches && llvm::hasSingleElement(*launches)) {
+    SmallVector<Type> parameters(kernel.getArgumentTypes());
+    parameters[index] = viewType;
+    kernel.setType(FunctionType::get(kernel.getContext(), parameters,
+                                     kernel.getResultTypes()));
+    if (!kernel.isExternal())
+      kernel.getArgument(index).setType(viewType);
+    return buffer;
+  }
+  Value copy = allocate(loc, expected);
+  hostir::CopyOp::create(builder, loc, buffer, copy);
+  return copy;
+}
+
 LogicalResult HostLowering::lower(Operation *op) {
   Location loc = op->getLoc();
   if (auto kernel = dyn_cast<KernelOp>(op)) {
-    SmallVector<Value> arguments = llvm::map_to_vector(
-        kernel.getInputs(), [&](Value input) { return bufferOf(input); });
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        kernel, kernel.getKernel());
+    SmallVector<Value> arguments;
+    for (auto [index, input] : llvm::enumerate(kernel.getInputs()))
+      arguments.push_back(passToKernel(loc, bufferOf(input), callee, index));
     int64_t elements = 1;
     for (Value output : kernel.getOutputs()) {
       Value buffer = allocate(loc, output);
@@ -238,8 +269,6 @@ LogicalResult HostLowering::lower(Operation *op) {
         elements = std::max(elements, type.getNumElements());
     }
     // The kernel's remaining arguments are the rank's positions.
-    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-        kernel, kernel.getKernel());
     for (unsigned index = arguments.size(),
                   count = callee.getNumArguments();
          index < count; ++index) {

@@ -1,0 +1,34 @@
+// Replicated values read where their consumer is split: each rank reads
+// its block of the replicated buffer in place.
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#rep1 = #fuser.sharding<#mesh, [[]]>
+
+// a per-row scale broadcast into a row-split matrix (a block at an offset)
+func.func @row_scale(%s: tensor<8xf32, #rep1>, %x: tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rows> {
+  %b = fuser.broadcast %s dims = [0] : tensor<8xf32, #rep1> -> tensor<8x4xf32>
+  %y = fuser.mul %b, %x : (tensor<8x4xf32>, tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rows>
+  return %y : tensor<8x4xf32, #rows>
+}
+
+// a replicated matrix added to a column-split one (a block with the
+// whole's row stride)
+func.func @column_block(%s: tensor<8x8xf32, #rep>, %x: tensor<8x8xf32, #cols>) -> tensor<8x8xf32, #cols> {
+  %y = fuser.add %s, %x : (tensor<8x8xf32, #rep>, tensor<8x8xf32, #cols>) -> tensor<8x8xf32, #cols>
+  return %y : tensor<8x8xf32, #cols>
+}
+
+// a replicated matrix transposed into a row-split product
+func.func @permuted_block(%s: tensor<8x8xf32, #rep>, %x: tensor<8x8xf32, #rows>) -> tensor<8x8xf32, #rows> {
+  %p = fuser.permute %s perm = [1, 0] : tensor<8x8xf32, #rep> -> tensor<8x8xf32>
+  %y = fuser.mul %p, %x : (tensor<8x8xf32>, tensor<8x8xf32, #rows>) -> tensor<8x8xf32, #rows>
+  return %y : tensor<8x8xf32, #rows>
+}
+
+// a replicated input sliced into a row-parallel linear
+func.func @linear_block(%x: tensor<8x16xf32, #rep>, %w: tensor<4x16xf32, #cols>) -> tensor<8x4xf32, #rep> {
+  %0 = fuser.linear %x, %w : (tensor<8x16xf32, #rep>, tensor<4x16xf32, #cols>) -> tensor<8x4xf32, #rep>
+  return %0 : tensor<8x4xf32, #rep>
+}
