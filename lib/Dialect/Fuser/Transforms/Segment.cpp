@@ -96,6 +96,22 @@ static RankedTensorType localTensorType(Type type) {
   return RankedTensorType::get(buffer.getShape(), buffer.getElementType());
 }
 
+/// A slice's bounds are global. The dims a kernel's piece splits are ones
+/// the slice keeps whole (a dim it cuts is never split), so there the
+/// bounds are the piece's.
+static void limitToLocalPiece(SliceOp slice, RankedTensorType global) {
+  SmallVector<int64_t> limits(slice.getLimits());
+  for (auto [dim, size] :
+       llvm::enumerate(slice.getInput().getType().getShape())) {
+    if (size == global.getDimSize(dim))
+      continue;
+    assert(slice.getStarts()[dim] == 0 && slice.getSteps()[dim] == 1 &&
+           limits[dim] == global.getDimSize(dim) && "a split dim is cut");
+    limits[dim] = size;
+  }
+  slice.setLimits(limits);
+}
+
 LogicalResult Segmentation::flush(func::FuncOp function,
                                   SmallVectorImpl<Operation *> &run,
                                   bool hasCompute) {
@@ -183,6 +199,8 @@ LogicalResult Segmentation::flush(func::FuncOp function,
     Operation *local = builder.clone(*op, mapping);
     for (Value result : local->getResults())
       result.setType(localTensorType(result.getType()));
+    if (auto slice = dyn_cast<SliceOp>(local))
+      limitToLocalPiece(slice, cast<SliceOp>(op).getInput().getType());
     local->insertOperands(0, offsets);
   }
   for (auto [value, buffer] :

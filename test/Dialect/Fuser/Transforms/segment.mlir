@@ -109,3 +109,19 @@ func.func @two_axes_one_dim() -> tensor<8xi64, #fuser.sharding<#mesh, [[0, 1]]>>
   %0 = fuser.iota dim = 0 : tensor<8xi64, #fuser.sharding<#mesh, [[0, 1]]>>
   return %0 : tensor<8xi64, #fuser.sharding<#mesh, [[0, 1]]>>
 }
+
+// -----
+
+// A slice in a kernel keeps whole the dims the kernel's piece splits: its
+// limit there is the local size (2 of 4), the dim it cuts keeps its bounds.
+// CHECK-LABEL: func.func @slice_of_split_dim
+// CHECK: func.func @slice_of_split_dim_kernel_0
+// CHECK: fuser.slice %{{.*}} starts = [0, 1, 0] limits = [8, 6, 2] steps = [1, 2, 1] : tensor<8x6x2xf32> -> tensor<8x3x2xf32>
+#mesh = #fuser.mesh<[2]>
+#s = #fuser.sharding<#mesh, [[], [], [0]]>
+func.func @slice_of_split_dim(%x: tensor<8x6x4xf32, #s>) -> tensor<8x3x4xf32, #s> {
+  %0 = fuser.exp %x : tensor<8x6x4xf32, #s> -> tensor<8x6x4xf32, #s>
+  %1 = fuser.slice %0 starts = [0, 1, 0] limits = [8, 6, 4] steps = [1, 2, 1] : tensor<8x6x4xf32, #s> -> tensor<8x3x4xf32, #s>
+  %2 = fuser.tanh %1 : tensor<8x3x4xf32, #s> -> tensor<8x3x4xf32, #s>
+  return %2 : tensor<8x3x4xf32, #s>
+}
