@@ -22,6 +22,12 @@ if(FUSER_ENABLE_COMPILER_RESOLVED)
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT FuserMLIR
           FILES_MATCHING PATTERN "*.h.inc")
 endif()
+# Every program that loads sanitized libraries links the sanitizers'
+# runtimes (ASan's must come first in the process).
+if(FUSER_SANITIZE)
+  set_property(TARGET ${installed_libraries} APPEND PROPERTY INTERFACE_LINK_OPTIONS
+    $<INSTALL_INTERFACE:-fsanitize=${FUSER_SANITIZE}>)
+endif()
 install(TARGETS ${installed_libraries} EXPORT FuserMLIRTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT FuserMLIR)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/

@@ -2,14 +2,18 @@
 # Installs what is missing, configures, builds and runs every test: the unit
 # tests (GoogleTest), the Python binding tests and the lit suite, plus a runtime-only build without
 # MLIR as the GPU machines have it. Ends with one line: "N passed, N failed".
+# The compiler tree, where every test but the runtime-only tree's runs, is
+# built with AddressSanitizer and UndefinedBehaviorSanitizer (assertions on,
+# as always): a memory error, a leak or undefined behaviour fails a test.
 # Usage: scripts/test.sh [build-dir]   (default: build/)
 set -euo pipefail
 source "$(dirname "$0")/lib/build.sh"
 
 build=${1:-$FUSER_ROOT/build}
 fuser_install_packages
-fuser_build "$build" -DFUSER_ENABLE_COMPILER=ON
+fuser_build "$build" -DFUSER_ENABLE_COMPILER=ON -DFUSER_SANITIZE=address,undefined
 fuser_build "$build-runtime-only" -DFUSER_ENABLE_COMPILER=OFF
+source "$build/sanitizer-environment.sh"
 
 source "$FUSER_ROOT/scripts/lib/tally.sh"
 
@@ -20,7 +24,7 @@ run_gtest "$build-runtime-only/unittests/FuserSupportTests"
 for ranks in 2 4; do
   for tree in "$build" "$build-runtime-only"; do
     run_gtest mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=2 \
-      -np "$ranks" "$tree/runtime/test/FuserRuntimeTests"
+      "${fuser_sanitizer_mpirun_options[@]}" -np "$ranks" "$tree/runtime/test/FuserRuntimeTests"
   done
 done
 

@@ -1,8 +1,10 @@
 # -*- Python -*-
 import os
+import shlex
 
 import lit.formats
 from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
 
 config.name = "Fuser-MLIR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
@@ -19,14 +21,29 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["fuser-opt"], [config.fuser_tools_dir])
 
+# Sanitized builds (cmake/FuserSanitize.cmake): our programs run with the
+# build's sanitizer options (the caller's own settings win), MPI ranks with
+# theirs, and uninstrumented programs that load our libraries (python3,
+# Debian's mlir-opt) in the environment they need.
+for entry in filter(None, config.fuser_sanitizer_environment.split(";")):
+    name, value = entry.split("=", 1)
+    config.environment[name] = os.environ.get(name, value)
+uninstrumented_prefix = ""
+if config.fuser_sanitizer_interpreter_environment:
+    uninstrumented_prefix = "env " + " ".join(
+        shlex.quote(entry)
+        for entry in config.fuser_sanitizer_interpreter_environment.split(";")) + " "
+    llvm_config.add_tool_substitutions(
+        [ToolSubst("python3", command=uninstrumented_prefix + "python3")])
+
 # End-to-end runs: compiled programs executed on MPI ranks.
 if os.path.exists(os.path.join(config.fuser_tools_dir, "fuser-exec")):
     config.available_features.add("mpi")
     llvm_config.add_tool_substitutions(["fuser-compile", "fuser-exec"],
                                        [config.fuser_tools_dir])
     config.substitutions.append(
-        ("%mpirun", "mpirun --allow-run-as-root --oversubscribe "
-                    "-x FUSER_TIMEOUT_S=30"))
+        ("%mpirun", " ".join(["mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=30"]
+                             + config.fuser_sanitizer_mpirun_options.split(";"))).rstrip())
 
 # Generated PTX is assembled for sm_90 where a CUDA toolkit is installed.
 cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
@@ -40,5 +57,5 @@ upstream_mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 plugin = os.path.join(config.fuser_obj_root, "lib", "libFuserMLIRPlugin.so")
 if os.path.exists(upstream_mlir_opt) and os.path.exists(plugin):
     config.available_features.add("mlir-opt-plugin")
-    config.substitutions.append(("%mlir_opt", upstream_mlir_opt))
+    config.substitutions.append(("%mlir_opt", uninstrumented_prefix + upstream_mlir_opt))
     config.substitutions.append(("%fuser_plugin", plugin))

@@ -3,6 +3,9 @@
 # Source it, then call fuser_install_packages and fuser_build <build-dir>.
 
 FUSER_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# ccache keys on the paths in compile commands: relative to the checkout,
+# a fresh clone elsewhere (CI) finds the objects an earlier one compiled.
+export CCACHE_BASEDIR=$FUSER_ROOT
 FUSER_LLVM_PREFIX=/usr/lib/llvm-22
 FUSER_PACKAGES=(cmake ninja-build ccache g++ libgtest-dev pybind11-dev python3-dev python3-numpy
                 libopenmpi-dev openmpi-bin
@@ -22,6 +25,8 @@ fuser_install_packages() {
 }
 
 # fuser_build <build-dir> [extra cmake arguments...]
+# Without sanitizers unless the arguments ask (-DFUSER_SANITIZE=...), even in
+# a build directory that had them.
 fuser_build() {
   local build=$1
   shift
@@ -30,6 +35,7 @@ fuser_build() {
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR="$FUSER_LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$FUSER_LLVM_PREFIX/bin/lit" \
+    -DFUSER_SANITIZE= \
     "$@" >"$build/configure.log" 2>&1 || {
       cat "$build/configure.log"
       return 1
