@@ -2,6 +2,8 @@
 
 #include "ProgramRunner.h"
 
+#include "LibraryFile.h"
+
 #include <mpi.h>
 
 #include <dlfcn.h>
@@ -337,6 +339,9 @@ std::optional<ProgramLibrary> fuser::loadProgramLibrary(const std::string &path,
   // A bare file name would be looked up on the library path, not here.
   std::string located =
       path.find('/') == std::string::npos ? "./" + path : path;
+  error = checkLibraryFile(path);
+  if (!error.empty())
+    return std::nullopt;
   ProgramLibrary library;
   library.handle = dlopen(located.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library.handle) {
