@@ -43,7 +43,7 @@ if os.path.exists(os.path.join(config.fuser_tools_dir, "fuser-exec")):
                                        [config.fuser_tools_dir])
     config.substitutions.append(
         ("%mpirun", " ".join(["mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=30"]
-                             + config.fuser_sanitizer_mpirun_options.split(";"))).rstrip())
+                             + config.fuser_sanitizer_mpirun_options.split(";")).rstrip()))
 
 # Generated PTX is assembled for sm_90 where a CUDA toolkit is installed.
 cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
