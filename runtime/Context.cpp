@@ -41,6 +41,13 @@ double fuser::runtime::getTimeoutSeconds() {
   return getContext().timeoutSeconds;
 }
 
+std::string fuser::runtime::describeTimeout() {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%g s (FUSER_TIMEOUT_S)",
+                getTimeoutSeconds());
+  return text;
+}
+
 Backend &fuser::runtime::getBackend() { return *getContext().current; }
 
 Backend *fuser::runtime::getCudaBackend() {

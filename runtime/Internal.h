@@ -27,6 +27,8 @@ std::unique_ptr<Backend> createCudaBackend();
 FuserStatus fail(std::string message);
 /// The bound on every wait, in seconds.
 double getTimeoutSeconds();
+/// The bound for messages: "2 s (FUSER_TIMEOUT_S)".
+std::string describeTimeout();
 
 size_t getElementSize(FuserDType dtype);
 /// Whether elements of `dtype` are floating-point (f32, f16, bf16, f64).

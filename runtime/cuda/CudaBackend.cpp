@@ -232,8 +232,8 @@ FuserStatus CudaBackend::awaitCompletion(
     if (std::chrono::steady_clock::now() > deadline) {
       abortCommunicators();
       return fail("the device work of this rank did not complete within " +
-                  std::to_string(getTimeoutSeconds()) +
-                  " s (FUSER_TIMEOUT_S): a communication or an IPC wait "
+                  describeTimeout() +
+                  ": a communication or an IPC wait "
                   "whose peer failed or never posted its side");
     }
     std::this_thread::sleep_for(std::chrono::microseconds(50));

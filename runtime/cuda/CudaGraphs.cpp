@@ -45,7 +45,7 @@ FuserStatus CudaBackend::beginCapture() {
     abortCommunicators();
     return fail(std::string(op) +
                 ": the work issued before did not complete within " +
-                std::to_string(getTimeoutSeconds()) + " s (FUSER_TIMEOUT_S)");
+                describeTimeout());
   }
   forgetLastSignals();
   auto started = std::make_unique<Capture>();
@@ -286,8 +286,7 @@ void CudaBackend::destroyGraph(FuserGraph *captured) {
   if (!streamsFinish()) {
     abortCommunicators();
     fail("graph_destroy: the work issued before did not complete within " +
-         std::to_string(getTimeoutSeconds()) +
-         " s (FUSER_TIMEOUT_S); the graph's buffers stay allocated");
+         describeTimeout() + "; the graph's buffers stay allocated");
     (*found)->buffers.clear();
   }
   releaseGraph(**found);

@@ -293,9 +293,8 @@ FuserStatus HostBackend::wait(FuserWork *posted) {
             MPI_Cancel(&request);
             MPI_Request_free(&request);
           }
-      return fail(work->what + " did not complete within " +
-                  std::to_string(getTimeoutSeconds()) +
-                  " s: a peer has not posted its side, or has failed");
+      return fail(work->what + " did not complete within " + describeTimeout() +
+                  ": a peer has not posted its side, or has failed");
     }
     std::this_thread::yield();
   }
