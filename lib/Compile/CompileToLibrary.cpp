@@ -232,8 +232,8 @@ LogicalResult selectPrograms(ModuleOp module, ArrayRef<std::string> names) {
 } // namespace
 
 namespace fuser {
-LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
-                               StringRef libraryPath) {
+FailureOr<LLVMDialectPrograms>
+compileToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   bool cuda = options.target == HostTarget::CUDA;
   std::string backend = options.backend;
   if (backend.empty())
@@ -279,7 +279,8 @@ LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
     if (failed(report.run(*decomposed)))
       return failure();
   }
-  OwningOpRef<ModuleOp> references = ModuleOp::create(module.getLoc());
+  LLVMDialectPrograms lowered;
+  lowered.references = ModuleOp::create(module.getLoc());
   std::vector<ProgramInfo> programs;
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function.isExternal())
@@ -288,30 +289,39 @@ LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
     if (!program)
       return failure();
     programs.push_back(std::move(*program));
-    addReference(*references, function);
+    addReference(*lowered.references, function);
   }
 
   // The references run on one device and communicate nothing.
   if (failed(lowerToLLVM(module, options.target, backend, options)) ||
-      failed(lowerToLLVM(*references, HostTarget::CPU, "mpi", options)))
+      failed(lowerToLLVM(*lowered.references, HostTarget::CPU, "mpi", options)))
     return failure();
 
   // The metadata travels inside the library.
-  std::string metadata = writeMetadata(programs, options);
+  lowered.metadata = writeMetadata(programs, options);
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToEnd(module.getBody());
-  auto text = builder.getStringAttr(metadata + std::string(1, '\0'));
+  auto text = builder.getStringAttr(lowered.metadata + std::string(1, '\0'));
   LLVM::GlobalOp::create(
       builder, module.getLoc(),
       LLVM::LLVMArrayType::get(builder.getI8Type(), text.size()),
       /*isConstant=*/true, LLVM::Linkage::External, "fuser_program_metadata",
       text);
+  return lowered;
+}
+
+LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
+                               StringRef libraryPath) {
+  FailureOr<LLVMDialectPrograms> lowered =
+      compileToLLVMDialect(module, options);
+  if (failed(lowered))
+    return failure();
 
   std::string programObject = (libraryPath + ".o").str(),
               referenceObject = (libraryPath + ".reference.o").str();
   LogicalResult built =
       success(succeeded(emitObject(module, programObject)) &&
-              succeeded(emitObject(*references, referenceObject)) &&
+              succeeded(emitObject(*lowered->references, referenceObject)) &&
               succeeded(linkLibrary(module, {programObject, referenceObject},
                                     libraryPath, findRuntimeDir(options))));
   llvm::sys::fs::remove(programObject);
@@ -324,7 +334,7 @@ LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
   if (code)
     return module.emitError("cannot write ")
            << libraryPath << ".json: " << code.message();
-  json << metadata;
+  json << lowered->metadata;
   return success();
 }
 } // namespace fuser

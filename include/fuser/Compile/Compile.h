@@ -13,6 +13,7 @@
 #include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LogicalResult.h"
 
 #include <string>
@@ -52,6 +53,21 @@ struct CompileOptions {
   /// next to this compiler, else the build tree's.
   std::string runtimeDir;
 };
+
+/// A compilation in the LLVM dialect, before objects are emitted: the
+/// compiled module itself holds the programs and their metadata global.
+struct LLVMDialectPrograms {
+  /// The unsharded references of the programs, for the CPU.
+  mlir::OwningOpRef<mlir::ModuleOp> references;
+  /// The library's metadata, as JSON.
+  std::string metadata;
+};
+
+/// Compiles `module`, which it changes, to the LLVM dialect: everything
+/// compileToLibrary does before it emits objects and links them. Errors
+/// are diagnostics at the module's location.
+mlir::FailureOr<LLVMDialectPrograms>
+compileToLLVMDialect(mlir::ModuleOp module, const CompileOptions &options);
 
 /// Compiles `module`, which it changes, into the shared library
 /// `libraryPath` and writes the library's metadata also to

@@ -1,0 +1,376 @@
+//===- fuser-fuzz.cpp - a mutation fuzzer of the compiler -----------------===//
+//
+// fuser-fuzz --inputs=test [--seed=S] [--mutants=N] [--time-budget=SECONDS]
+//            [--jobs=J] [--output-dir=DIR] [--timeout=SECONDS]
+// fuser-fuzz --replay=crash.mlir
+//
+// Mutates the lit inputs (Mutator.h) and puts each mutant through parsing,
+// verification and the compiler's pipelines (Checks.h) in a forked child
+// (Sandbox.h). Diagnostics are what bad input must get; a crash, an LLVM
+// error, a failed assertion or a hang is a bug (Crash.h). Each kind of
+// crash is cut down to the lines that still crash (Minimizer.h), written
+// to the output directory, and listed; the exit status is 1 when any crash
+// of ours was found. Crashes of upstream MLIR's parser are listed apart
+// and do not count. docs/fuzzing.md says more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checks.h"
+#include "Corpus.h"
+#include "Crash.h"
+#include "Minimizer.h"
+#include "Mutator.h"
+#include "Sandbox.h"
+
+#include "fuser/InitAllDialects.h"
+#include "fuser/InitAllPasses.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <map>
+
+namespace fuser::test {
+void registerTestAliasAnalysisPass();
+void registerTestShardingRulesPass();
+} // namespace fuser::test
+
+using namespace llvm;
+namespace cl = llvm::cl;
+
+static cl::list<std::string>
+    inputs("inputs",
+           cl::desc("lit inputs to mutate: .mlir files, or "
+                    "directories searched for them"),
+           cl::CommaSeparated);
+static cl::opt<std::string>
+    replay("replay",
+           cl::desc("put the inputs of this file through the checks as they "
+                    "are, without mutating them, and report each"),
+           cl::value_desc("file.mlir"));
+static cl::opt<uint64_t> seed("seed", cl::desc("seed of the mutations"),
+                              cl::init(1));
+static cl::opt<uint64_t>
+    mutantCount("mutants", cl::desc("how many mutants to try"), cl::init(1000));
+static cl::opt<unsigned> timeBudget(
+    "time-budget",
+    cl::desc("stop trying mutants after this many seconds (0: no limit)"),
+    cl::init(0));
+static cl::opt<unsigned> jobs("jobs", cl::desc("children run at once"),
+                              cl::init(1));
+static cl::opt<unsigned>
+    timeout("timeout", cl::desc("seconds after which a child counts as hung"),
+            cl::init(10));
+static cl::opt<unsigned>
+    memoryLimit("memory-limit", cl::desc("address space of each child, in MiB"),
+                cl::init(4096));
+static cl::opt<std::string> outputDir(
+    "output-dir",
+    cl::desc("where each kind of crash is written, minimized (default: "
+             "printed only)"),
+    cl::value_desc("directory"));
+static cl::opt<unsigned> minimizeTries(
+    "minimize-tries",
+    cl::desc("candidates tried to minimize each kind of crash (0: keep the "
+             "mutant as it is)"),
+    cl::init(400));
+
+namespace {
+/// A kind of crash and its first mutant.
+struct CrashKind {
+  fuzz::Crash crash;
+  unsigned count = 0;
+  fuzz::Mutant example;
+  uint64_t index = 0;
+  std::string minimized;
+};
+
+/// The checks of each input, by its file's pipelines.
+class CheckTable {
+public:
+  explicit CheckTable(mlir::MLIRContext &context) : context(context) {}
+
+  /// The checks of `input`; pipelines that do not parse (a RUN line's
+  /// deliberately bad option) are left out.
+  const std::vector<fuzz::Check> &of(const fuzz::Case &input) {
+    auto [known, inserted] = table.try_emplace(input.pipelines.get());
+    if (inserted) {
+      std::vector<std::string> valid;
+      for (const std::string &pipeline : *input.pipelines) {
+        std::string error;
+        if (fuzz::isValidPipeline(context, pipeline, error))
+          valid.push_back(pipeline);
+      }
+      known->second = fuzz::checksFor(valid);
+    }
+    return known->second;
+  }
+
+private:
+  mlir::MLIRContext &context;
+  std::map<const std::vector<std::string> *, std::vector<fuzz::Check>> table;
+};
+
+/// The checks that reached `crash`: the one it was in, none when parsing.
+std::vector<fuzz::Check> checksUpTo(ArrayRef<fuzz::Check> checks,
+                                    const fuzz::Crash &crash) {
+  std::vector<fuzz::Check> reached;
+  copy_if(checks, std::back_inserter(reached), [&](const fuzz::Check &check) {
+    return check.describe() == crash.phase;
+  });
+  return reached;
+}
+
+/// A RUN line that replays a crash found in `phase`.
+std::string runLineOf(StringRef phase, ArrayRef<fuzz::Check> checks) {
+  for (const fuzz::Check &check : checks)
+    if (check.describe() == phase && check.kind == fuzz::Check::Kind::Passes)
+      return "// RUN: fuser-opt %s -pass-pipeline='builtin.module(" +
+             check.pipeline + ")'\n";
+  return "";
+}
+
+class Fuzzer {
+public:
+  Fuzzer(mlir::MLIRContext &context, ArrayRef<fuzz::Case> corpus)
+      : context(context), corpus(corpus), checks(context), mutator(corpus),
+        sandbox({jobs, std::chrono::seconds(timeout),
+                 uint64_t(memoryLimit) << 20}) {}
+
+  void run();
+  void minimize();
+  /// Prints the summary; true when no crash of ours was found.
+  bool report(raw_ostream &os, double seconds);
+  /// Puts the inputs of `corpus` through the checks unchanged.
+  bool replayCorpus(raw_ostream &os);
+
+private:
+  int runInChild(StringRef text, ArrayRef<fuzz::Check> checksToRun) {
+    return int(
+        fuzz::runChecks(context, text, checksToRun, fuzz::Sandbox::enterPhase));
+  }
+  void record(uint64_t index, fuzz::Mutant mutant, const fuzz::Outcome &);
+  void writeCrash(const CrashKind &kind, unsigned number, raw_ostream &os);
+
+  mlir::MLIRContext &context;
+  ArrayRef<fuzz::Case> corpus;
+  CheckTable checks;
+  fuzz::Mutator mutator;
+  fuzz::Sandbox sandbox;
+  fuzz::CrashClassifier classifier;
+
+  uint64_t tried = 0;
+  std::map<fuzz::Verdict, uint64_t> verdicts;
+  std::vector<CrashKind> kinds;
+};
+
+void Fuzzer::record(uint64_t index, fuzz::Mutant mutant,
+                    const fuzz::Outcome &outcome) {
+  ++tried;
+  std::optional<fuzz::Crash> crash = classifier.classify(outcome, mutant.text);
+  if (!crash) {
+    ++verdicts[fuzz::Verdict(outcome.exitCode)];
+    return;
+  }
+  auto known = find_if(kinds, [&](const CrashKind &kind) {
+    return kind.crash.signature == crash->signature;
+  });
+  if (known != kinds.end()) {
+    ++known->count;
+    return;
+  }
+  WithColor::note(errs(), "fuser-fuzz")
+      << "mutant " << index << ": " << crash->signature << "\n";
+  kinds.push_back({*crash, 1, std::move(mutant), index, ""});
+}
+
+void Fuzzer::run() {
+  auto start = std::chrono::steady_clock::now();
+  auto overBudget = [&] {
+    return timeBudget && std::chrono::steady_clock::now() - start >=
+                             std::chrono::seconds(timeBudget);
+  };
+  std::map<uint64_t, fuzz::Mutant> running;
+  for (uint64_t index = 0; index < mutantCount && !overBudget(); ++index) {
+    if (sandbox.running() == sandbox.capacity()) {
+      auto [done, outcome] = sandbox.next();
+      record(done, std::move(running[done]), outcome);
+      running.erase(done);
+    }
+    fuzz::Mutant mutant = mutator.mutate(seed, index);
+    const std::vector<fuzz::Check> &toRun = checks.of(*mutant.source);
+    sandbox.start(index, [&] { return runInChild(mutant.text, toRun); });
+    running.emplace(index, std::move(mutant));
+  }
+  while (sandbox.running()) {
+    auto [done, outcome] = sandbox.next();
+    record(done, std::move(running[done]), outcome);
+    running.erase(done);
+  }
+}
+
+void Fuzzer::minimize() {
+  for (CrashKind &kind : kinds) {
+    kind.minimized = kind.example.text;
+    if (!minimizeTries)
+      continue;
+    std::vector<fuzz::Check> toRun =
+        checksUpTo(checks.of(*kind.example.source), kind.crash);
+    // A hang costs the whole time limit per try.
+    unsigned tries = kind.crash.signature.rfind("hang", 0) == 0
+                         ? std::min(minimizeTries.getValue(), 20u)
+                         : minimizeTries.getValue();
+    kind.minimized = fuzz::minimizeLines(
+        kind.example.text,
+        [&](StringRef candidate) {
+          fuzz::Outcome outcome =
+              sandbox.run([&] { return runInChild(candidate, toRun); });
+          std::optional<fuzz::Crash> crash =
+              classifier.classify(outcome, candidate);
+          if (!crash || crash->signature != kind.crash.signature)
+            return false;
+          kind.crash.upstream = crash->upstream;
+          return true;
+        },
+        tries);
+  }
+}
+
+void Fuzzer::writeCrash(const CrashKind &kind, unsigned number,
+                        raw_ostream &os) {
+  std::string header =
+      "// fuser-fuzz: " + kind.crash.signature +
+      "\n// while: " + kind.crash.phase + "\n// from: mutant " +
+      std::to_string(kind.index) + " of seed " + std::to_string(seed) + ", " +
+      kind.example.source->file + " input " +
+      std::to_string(kind.example.source->index) + ": " +
+      join(kind.example.edits, "; ") + "\n" +
+      runLineOf(kind.crash.phase, checks.of(*kind.example.source));
+  std::string contents = header + kind.minimized;
+  os << contents;
+  if (outputDir.empty())
+    return;
+  SmallString<128> path(outputDir);
+  sys::path::append(path, (kind.crash.upstream ? "upstream-" : "crash-") +
+                              std::to_string(number) + ".mlir");
+  std::error_code code = sys::fs::create_directories(outputDir);
+  raw_fd_ostream file(path, code);
+  if (code) {
+    WithColor::error(errs(), "fuser-fuzz")
+        << "cannot write " << path << ": " << code.message() << "\n";
+    return;
+  }
+  file << contents;
+  os << "// written to " << path << "\n";
+}
+
+bool Fuzzer::report(raw_ostream &os, double seconds) {
+  auto count = [&](bool upstream) {
+    return count_if(kinds, [&](const CrashKind &kind) {
+      return kind.crash.upstream == upstream;
+    });
+  };
+  auto crashes = [&](bool upstream) {
+    uint64_t total = 0;
+    for (const CrashKind &kind : kinds)
+      if (kind.crash.upstream == upstream)
+        total += kind.count;
+    return total;
+  };
+  os << "fuser-fuzz: " << tried << " mutants of " << corpus.size()
+     << " inputs (seed " << seed << ", " << jobs << " jobs) in "
+     << format("%.1f", seconds) << " s\n";
+  os << "  rejected by the parser or verifier: "
+     << verdicts[fuzz::Verdict::Rejected] << "\n";
+  os << "  diagnosed by a check: " << verdicts[fuzz::Verdict::Diagnosed]
+     << "\n";
+  os << "  compiled by every check: " << verdicts[fuzz::Verdict::Compiled]
+     << "\n";
+  os << "  crashes: " << crashes(false) << " (" << count(false) << " kinds)\n";
+  os << "  upstream MLIR crashes, not counted: " << crashes(true) << " ("
+     << count(true) << " kinds)\n";
+  for (auto [number, kind] : enumerate(kinds)) {
+    os << "\n"
+       << (kind.crash.upstream ? "upstream " : "") << "crash " << number + 1
+       << ", " << kind.count << " mutants:\n";
+    writeCrash(kind, number + 1, os);
+  }
+  return count(false) == 0;
+}
+
+bool Fuzzer::replayCorpus(raw_ostream &os) {
+  bool clean = true;
+  for (const fuzz::Case &input : corpus) {
+    const std::vector<fuzz::Check> &toRun = checks.of(input);
+    fuzz::Outcome outcome =
+        sandbox.run([&] { return runInChild(input.text, toRun); });
+    os << input.file << " input " << input.index << ": ";
+    if (std::optional<fuzz::Crash> crash =
+            classifier.classify(outcome, input.text)) {
+      os << (crash->upstream ? "upstream crash: " : "crash: ")
+         << crash->signature << "\n  while: " << crash->phase << "\n";
+      clean &= crash->upstream;
+      continue;
+    }
+    switch (fuzz::Verdict(outcome.exitCode)) {
+    case fuzz::Verdict::Compiled:
+      os << "compiled by every check\n";
+      break;
+    case fuzz::Verdict::Rejected:
+      os << "rejected by the parser or verifier\n";
+      break;
+    case fuzz::Verdict::Diagnosed:
+      os << "diagnosed by a check\n";
+      break;
+    }
+  }
+  return clean;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Fuser-MLIR mutation fuzzer: mutates lit inputs "
+                              "and reports what crashes the compiler\n");
+  if (inputs.empty() == replay.empty()) {
+    WithColor::error(errs(), "fuser-fuzz")
+        << "give --inputs to fuzz, or --replay to replay one file\n";
+    return 2;
+  }
+  mlir::DialectRegistry registry;
+  fuser::registerAllDialects(registry);
+  fuser::registerAllPasses();
+  fuser::test::registerTestAliasAnalysisPass();
+  fuser::test::registerTestShardingRulesPass();
+  // Children are forked: the context must not own threads.
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+
+  Expected<std::vector<fuzz::Case>> corpus =
+      replay.empty() ? fuzz::loadCorpus(inputs) : fuzz::loadFile(replay);
+  if (!corpus) {
+    WithColor::error(errs(), "fuser-fuzz")
+        << toString(corpus.takeError()) << "\n";
+    return 2;
+  }
+  Fuzzer fuzzer(context, *corpus);
+  if (!replay.empty())
+    return fuzzer.replayCorpus(outs()) ? 0 : 1;
+
+  auto start = std::chrono::steady_clock::now();
+  fuzzer.run();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  fuzzer.minimize();
+  return fuzzer.report(outs(), seconds) ? 0 : 1;
+}
