@@ -96,6 +96,9 @@ FailureOr<LaunchShape>
 ScheduleGPUKernelsPass::schedule(func::FuncOp function,
                                  gpu::GPUModuleOp gpuModule) {
   Location loc = function.getLoc();
+  if (function.isExternal())
+    return function.emitError("kernel @")
+           << function.getName() << " has no body to compile for GPUs";
   SmallVector<Type> parameters;
   SmallVector<std::optional<BufferParameter>> buffers;
   for (auto [position, type] : llvm::enumerate(function.getArgumentTypes())) {
