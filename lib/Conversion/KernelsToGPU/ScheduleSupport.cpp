@@ -17,10 +17,19 @@ static constexpr int64_t kVectorBytes = 16;
 int64_t mlir::fuser::gpu_schedule::vectorWidth(Kernel &kernel,
                                                int64_t extent) {
   int64_t narrowest = kVectorBytes;
-  for (Type type : kernel.function.getArgumentTypes())
-    if (auto buffer = dyn_cast<MemRefType>(type))
-      narrowest = std::min<int64_t>(
-          narrowest, std::max<int64_t>(1, buffer.getElementTypeBitWidth() / 8));
+  for (Type type : kernel.function.getArgumentTypes()) {
+    auto buffer = dyn_cast<MemRefType>(type);
+    if (!buffer)
+      continue;
+    // Vectors of i1 are packed bits, not the bytes memrefs of i1 hold, and
+    // index elements have no width before lowering: such kernels move one
+    // element at a time.
+    Type element = buffer.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+      return 1;
+    narrowest =
+        std::min<int64_t>(narrowest, element.getIntOrFloatBitWidth() / 8);
+  }
   int64_t width = kVectorBytes / narrowest;
   while (width > 1 && extent % width != 0)
     width /= 2;

@@ -47,7 +47,8 @@ FailureOr<LaunchShape> emitPointwiseSchedule(Kernel &kernel,
 //===----------------------------------------------------------------------===//
 
 /// The widest lane count (16 bytes of the kernel's narrowest element type,
-/// at most) that divides `extent`.
+/// at most) that divides `extent`; 1 when a buffer holds elements that are
+/// not whole bytes (i1) or have no width (index).
 int64_t vectorWidth(Kernel &kernel, int64_t extent);
 
 /// Emits `body(width)` for buffers found 16-byte aligned at run time, and
