@@ -9,8 +9,11 @@
 
 namespace fuser {
 
-/// Reads a little-endian f32 array in C order of exactly `shape`; false
-/// with `error` set otherwise (other types, Fortran order, another shape).
+/// Reads a little-endian f32 array in C order of exactly `shape` (format
+/// versions 1 to 3); false with `error` naming the file and what is wrong
+/// otherwise: a file that cannot be opened or is not a .npy file, a header
+/// or data cut short, another element type or order, another shape, bytes
+/// after the data.
 bool readNpy(const std::string &path, const Shape &shape,
              std::vector<float> &values, std::string &error);
 /// Writes `values` as a little-endian f32 array of `shape` in C order.

@@ -3,12 +3,17 @@
 // The runtime builds without LLVM (whose JSON reader the compiler uses to
 // write the document), so it reads the subset of JSON the document uses:
 // objects, arrays, strings without escapes other than \" and \\, integers.
+// A library is a file that can be corrupted or written by something else:
+// the reader bounds its nesting and every tensor is checked (sizes, mesh,
+// axes, divisibility) before the runner computes a shape from it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ProgramMetadata.h"
 
 #include <cctype>
+#include <charconv>
+#include <limits>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -39,13 +44,15 @@ struct Json {
       throw std::runtime_error("a string was expected");
     return string;
   }
+  int64_t integer() const {
+    if (kind != Number)
+      throw std::runtime_error("an integer was expected");
+    return number;
+  }
   std::vector<int64_t> integers() const {
     std::vector<int64_t> values;
-    for (const Json &item : items()) {
-      if (item.kind != Number)
-        throw std::runtime_error("an integer was expected");
-      values.push_back(item.number);
-    }
+    for (const Json &item : items())
+      values.push_back(item.integer());
     return values;
   }
 };
@@ -65,6 +72,9 @@ public:
 private:
   const std::string &text;
   size_t position = 0;
+  /// How deep the value being read is nested; the document's are shallow.
+  int depth = 0;
+  static constexpr int kMaxDepth = 32;
 
   void skipSpace() {
     while (position < text.size() && std::isspace(static_cast<unsigned char>(text[position])))
@@ -103,6 +113,15 @@ private:
   }
 
   Json read() {
+    if (++depth > kMaxDepth)
+      throw std::runtime_error("values nested more than " +
+                               std::to_string(kMaxDepth) + " deep");
+    Json value = readValue();
+    --depth;
+    return value;
+  }
+
+  Json readValue() {
     Json value;
     char next = peek();
     if (next == '{') {
@@ -134,9 +153,14 @@ private:
       value.string = readString();
     } else if (next == '-' || std::isdigit(static_cast<unsigned char>(next))) {
       value.kind = Json::Number;
-      size_t used = 0;
-      value.number = std::stoll(text.substr(position), &used);
-      position += used;
+      const char *start = text.data() + position;
+      auto [end, problem] =
+          std::from_chars(start, text.data() + text.size(), value.number);
+      if (problem != std::errc())
+        throw std::runtime_error("the number at offset " +
+                                 std::to_string(position) +
+                                 " is not an integer of 64 bits");
+      position += end - start;
     } else if (consumeWord("true")) {
       value.kind = Json::Boolean;
       value.number = 1;
@@ -161,7 +185,44 @@ FuserDType parseDType(const std::string &name) {
                                                      "holds");
 }
 
-TensorSpec readTensor(const Json &json, bool isInput) {
+/// Why `tensor` cannot be run as the metadata describes it, or empty: a
+/// negative size, more bytes than a buffer can address, a mesh that is not
+/// one, a dim split over an axis the mesh lacks or an axis splitting two
+/// dims, a dim its axes do not divide.
+std::string checkTensor(const TensorSpec &tensor) {
+  int64_t bytes = fuser_element_size(tensor.code);
+  for (size_t dim = 0; dim < tensor.shape.size(); ++dim) {
+    int64_t size = tensor.shape[dim];
+    if (size < 0)
+      return "dim " + std::to_string(dim) + " has size " + std::to_string(size);
+    if (size > 0 && bytes > std::numeric_limits<int64_t>::max() / size)
+      return "its shape holds more bytes than a buffer can address";
+    bytes *= size;
+  }
+  if (tensor.mesh.devices.empty())
+    return "its mesh lists no device ids";
+  std::string mesh = checkMesh(tensor.mesh.shape, tensor.mesh.devices);
+  if (!mesh.empty())
+    return mesh;
+  std::vector<int64_t> splitDim(tensor.mesh.shape.size(), -1);
+  for (size_t dim = 0; dim < tensor.dimAxes.size(); ++dim)
+    for (int64_t axis : tensor.dimAxes[dim]) {
+      if (axis < 0 || axis >= tensor.mesh.rank())
+        return "dim " + std::to_string(dim) + " is split over mesh axis " +
+               std::to_string(axis) + ", which a mesh of " +
+               std::to_string(tensor.mesh.rank()) + " axes lacks";
+      if (splitDim[axis] >= 0)
+        return "mesh axis " + std::to_string(axis) + " splits dims " +
+               std::to_string(splitDim[axis]) + " and " + std::to_string(dim);
+      splitDim[axis] = static_cast<int64_t>(dim);
+    }
+  return checkDivisible(tensor.shape, tensor.dimAxes, tensor.mesh);
+}
+
+/// The input or output `json` describes; `label` names it in errors
+/// ("program tp_mlp, input #1").
+TensorSpec readTensor(const Json &json, bool isInput,
+                      const std::string &label) {
   TensorSpec tensor;
   tensor.isInput = isInput;
   tensor.dtype = json.at("dtype").text();
@@ -172,7 +233,10 @@ TensorSpec readTensor(const Json &json, bool isInput) {
   for (const Json &axes : json.at("dim_axes").items())
     tensor.dimAxes.push_back(axes.integers());
   if (tensor.dimAxes.size() != tensor.shape.size())
-    throw std::runtime_error("a tensor's dim_axes do not match its shape");
+    throw std::runtime_error(label + ": its dim_axes do not match its shape");
+  std::string problem = checkTensor(tensor);
+  if (!problem.empty())
+    throw std::runtime_error(label + ": " + problem);
   return tensor;
 }
 } // namespace
@@ -191,25 +255,36 @@ bool fuser::parseProgramMetadata(const std::string &text,
     Json document = Reader(text).readDocument();
     if (document.at("format").text() != "fuser-program")
       throw std::runtime_error("not a fuser-program library");
-    if (document.at("version").number != FUSER_PROGRAM_ABI_VERSION)
+    int64_t version = document.at("version").integer();
+    if (version != FUSER_PROGRAM_ABI_VERSION)
       throw std::runtime_error(
-          "built for version " +
-          std::to_string(static_cast<int64_t>(document.at("version").number)) +
+          "built for version " + std::to_string(version) +
           " of the runtime's calls, this runtime has version " +
           std::to_string(FUSER_PROGRAM_ABI_VERSION) +
           "; recompile the program with this fuser-compile");
     metadata.target = document.at("target").text();
+    if (metadata.target != "cpu" && metadata.target != "cuda")
+      throw std::runtime_error("target '" + metadata.target +
+                               "' is neither cpu nor cuda");
     for (const Json &program : document.at("programs").items()) {
       ProgramSpec spec;
       spec.name = program.at("name").text();
       spec.entry = program.at("entry").text();
       spec.reference = program.at("reference").text();
-      for (const Json &input : program.at("inputs").items())
-        spec.tensors.push_back(readTensor(input, /*isInput=*/true));
-      for (const Json &output : program.at("outputs").items())
-        spec.tensors.push_back(readTensor(output, /*isInput=*/false));
+      const std::vector<Json> &inputs = program.at("inputs").items(),
+                              &outputs = program.at("outputs").items();
+      for (size_t i = 0; i < inputs.size(); ++i)
+        spec.tensors.push_back(readTensor(inputs[i], /*isInput=*/true,
+                                          "program " + spec.name + ", input #" +
+                                              std::to_string(i)));
+      for (size_t i = 0; i < outputs.size(); ++i)
+        spec.tensors.push_back(readTensor(
+            outputs[i], /*isInput=*/false,
+            "program " + spec.name + ", output #" + std::to_string(i)));
       metadata.programs.push_back(std::move(spec));
     }
+    if (metadata.programs.empty())
+      throw std::runtime_error("it lists no programs");
     return true;
   } catch (const std::exception &problem) {
     error = std::string("the library's metadata cannot be read: ") +

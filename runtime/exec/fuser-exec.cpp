@@ -3,12 +3,19 @@
 //   mpirun -np N fuser-exec prog.so [--program NAME] [--iterations K]
 //       [--seed S] [--inputs a.npy,b.npy] [--outputs y.npy] [--check]
 //       [--tolerance T] [--graph] [--time] [--host-time] [--time-batch B]
+//       [--memory]
 //
 // Loads a library fuser-compile wrote, creates the global inputs (seeded
 // random values, or .npy files), hands every rank its piece, runs the
-// program K times, gathers the last execution's outputs on rank 0 and,
-// with --check, compares them with the unsharded reference program run on
-// rank 0. Prints one line and exits non-zero on any failure, on every rank.
+// program K times and, with --check, compares every rank's piece of every
+// output of the last execution (a shard, or a whole copy of a replicated
+// output) with the unsharded reference program run on rank 0; --outputs
+// gathers them on rank 0 and writes them. Prints one line and exits
+// non-zero on any failure, on every rank: the ranks agree on each step's
+// errors before going on, and every wait on the other ranks is bounded by
+// FUSER_TIMEOUT_S (BoundedCollectives.h), so that bad input, a rank that
+// failed or one that was killed ends every rank with a message instead of
+// leaving some waiting.
 // The first execution is the warm-up: it allocates and sets up what later
 // ones reuse (cached buffers, communicators, IPC shares, kernels), so that
 // an execution after it that asks the device for memory fails the run.
@@ -24,7 +31,7 @@
 //
 // --time and --host-time time the K - 1 iterations after the warm-up in
 // batches of B back-to-back executions (default 1). Before a batch, the
-// device is drained (fuser_synchronize) and the ranks meet (MPI_Barrier).
+// device is drained (fuser_synchronize) and the ranks meet (a barrier).
 // --time measures the device time of the batch with a timer on the current
 // stream (fuser_timer_*: CUDA events around the batch on GPUs, the steady
 // clock on CPU ranks), so that it includes all the asynchronous work the
@@ -35,31 +42,47 @@
 // (its time / its executions), the slowest rank's; the lines give their
 // median, minimum and maximum in microseconds, then the device allocations
 // per timed execution, before the verdict:
+// clang-format off
 //   fuser-exec: timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
 //   fuser-exec: host timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
 //   fuser-exec: device allocations NAME: executions=N per_execution=A
+// clang-format on
 // Timed executions release their results without reading them back (each
 // execution releases the previous one's, stream-ordered); the last one's
-// are read, gathered and checked.
+// are read and checked.
+//
+// --memory reads each rank's resident memory (VmRSS) after the warm-up
+// (and the capture, with --graph) and after the last execution, and prints
+// the largest of the ranks' and the largest growth of a rank's in percent,
+// before the verdict (a leak shows as growth with K):
+// clang-format off
+//   fuser-exec: resident memory NAME: executions=N warmup_kib=A end_kib=B growth_percent=G
+// clang-format on
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuser/Runtime/Runtime.h"
 #include "fuser/Support/MeshMath.h"
 
+#include "BoundedCollectives.h"
 #include "Npy.h"
 #include "ProgramRunner.h"
+#include "ReferenceCheck.h"
+#include "ResidentMemory.h"
 
 #include <mpi.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -70,17 +93,42 @@ namespace {
 struct Options {
   std::string library, program, inputs, outputs;
   int64_t iterations = 1, seed = 0;
-  bool check = false, graph = false, time = false, hostTime = false;
+  bool check = false, graph = false, time = false, hostTime = false,
+       memory = false;
   int64_t timeBatch = 1;
   /// Unset: 1e-4, or 2e-2 when a tensor has 16-bit floats.
   std::optional<double> tolerance;
 };
 
-[[noreturn]] void exitWith(const std::string &message) {
-  if (fuser_rank() == 0)
-    std::fprintf(stderr, "fuser-exec: %s\n", message.c_str());
-  fuser_finalize();
-  std::exit(1);
+/// A command line fuser-exec cannot run; its message says why.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// `text`, the value of `option`, as an integer of at least `minimum`.
+int64_t parseInteger(const std::string &option, const std::string &text,
+                     int64_t minimum) {
+  int64_t value = 0;
+  auto [end, problem] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (problem != std::errc() || end != text.data() + text.size() ||
+      value < minimum)
+    throw UsageError(option + " takes an integer" +
+                     (minimum > INT64_MIN
+                          ? " of at least " + std::to_string(minimum)
+                          : std::string()) +
+                     ", got '" + text + "'");
+  return value;
+}
+
+/// `text`, the value of `option`, as a finite non-negative number.
+double parseNonNegative(const std::string &option, const std::string &text) {
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0)
+    throw UsageError(option + " takes a non-negative number, got '" + text +
+                     "'");
+  return value;
 }
 
 Options parseOptions(int argc, char **argv) {
@@ -89,21 +137,21 @@ Options parseOptions(int argc, char **argv) {
     std::string argument = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc)
-        exitWith(argument + " needs a value");
+        throw UsageError(argument + " needs a value");
       return argv[++i];
     };
     if (argument == "--program")
       options.program = value();
     else if (argument == "--iterations")
-      options.iterations = std::stoll(value());
+      options.iterations = parseInteger(argument, value(), 1);
     else if (argument == "--seed")
-      options.seed = std::stoll(value());
+      options.seed = parseInteger(argument, value(), INT64_MIN);
     else if (argument == "--inputs")
       options.inputs = value();
     else if (argument == "--outputs")
       options.outputs = value();
     else if (argument == "--tolerance")
-      options.tolerance = std::stod(value());
+      options.tolerance = parseNonNegative(argument, value());
     else if (argument == "--check")
       options.check = true;
     else if (argument == "--graph")
@@ -113,28 +161,32 @@ Options parseOptions(int argc, char **argv) {
     else if (argument == "--host-time")
       options.hostTime = true;
     else if (argument == "--time-batch")
-      options.timeBatch = std::stoll(value());
+      options.timeBatch = parseInteger(argument, value(), 1);
+    else if (argument == "--memory")
+      options.memory = true;
     else if (!argument.empty() && argument[0] == '-')
-      exitWith("unknown option " + argument);
+      throw UsageError("unknown option " + argument);
+    else if (!options.library.empty())
+      throw UsageError("one library is run at a time, got " + options.library +
+                       " and " + argument);
     else
       options.library = argument;
   }
   if (options.library.empty())
-    exitWith("usage: fuser-exec prog.so [--program NAME] [--iterations K] "
-             "[--seed S] [--inputs a.npy,...] [--outputs y.npy,...] [--check] "
-             "[--tolerance T] [--graph] [--time] [--host-time] "
-             "[--time-batch B]");
-  if (options.iterations < 1)
-    exitWith("--iterations must be at least 1");
-  if ((options.time || options.hostTime) && options.iterations < 2)
-    exitWith(std::string(options.time ? "--time" : "--host-time") +
-             " times the iterations after the first: give --iterations 2 or "
-             "more");
-  if (options.graph && options.iterations < 2)
-    exitWith("--graph replays the iterations after the first: give "
-             "--iterations 2 or more");
-  if (options.timeBatch < 1)
-    exitWith("--time-batch must be at least 1");
+    throw UsageError(
+        "usage: fuser-exec prog.so [--program NAME] [--iterations K] "
+        "[--seed S] [--inputs a.npy,...] [--outputs y.npy,...] [--check] "
+        "[--tolerance T] [--graph] [--time] [--host-time] "
+        "[--time-batch B] [--memory]");
+  // Each of these is about the iterations after the warm-up.
+  for (auto [given, what] : {std::pair{options.time, "--time times"},
+                             std::pair{options.hostTime, "--host-time times"},
+                             std::pair{options.memory, "--memory measures"},
+                             std::pair{options.graph, "--graph replays"}})
+    if (given && options.iterations < 2)
+      throw UsageError(std::string(what) +
+                       " the iterations after the first: give --iterations "
+                       "2 or more");
   return options;
 }
 
@@ -145,23 +197,6 @@ std::vector<std::string> splitList(const std::string &text) {
   while (std::getline(stream, item, ','))
     items.push_back(item);
   return items;
-}
-
-/// Ends every rank unless `succeeded` holds on every rank; the first rank
-/// where it does not prints `message` (naming itself unless it is rank 0).
-/// Collective.
-void exitUnlessEveryRank(bool succeeded, const std::string &message) {
-  int worldSize = static_cast<int>(fuser_world_size());
-  int mine = succeeded ? worldSize : static_cast<int>(fuser_rank()), first = 0;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == worldSize)
-    return;
-  if (first == fuser_rank())
-    std::fprintf(stderr, "fuser-exec: %s%s\n",
-                 first ? ("rank " + std::to_string(first) + ": ").c_str() : "",
-                 message.c_str());
-  fuser_finalize();
-  std::exit(1);
 }
 
 /// The executions after the warm-up: calls of the program's entry point,
@@ -191,8 +226,8 @@ public:
       results = execute(entry, inputs, outputs);
       graph = fuser_graph_end_capture();
     }
-    exitUnlessEveryRank(graph != nullptr,
-                        std::string("--graph: ") + fuser_last_error());
+    exitOnAnyRankError(graph ? ""
+                             : std::string("--graph: ") + fuser_last_error());
   }
   void runOne() {
     if (graph) {
@@ -233,7 +268,7 @@ BatchTimes timeExecutions(Repetitions &repetitions, int64_t executions,
   for (int64_t done = 0; done < executions;) {
     int64_t batch = std::min(batchSize, executions - done);
     fuser_check(fuser_synchronize());
-    MPI_Barrier(MPI_COMM_WORLD);
+    boundedBarrier("starting a timed batch");
     if (timer)
       fuser_check(fuser_timer_start(timer));
     auto start = std::chrono::steady_clock::now();
@@ -262,8 +297,8 @@ std::string timingLine(const char *kind, const std::string &program,
                        const std::vector<double> &times, int64_t executions,
                        int64_t batchSize) {
   std::vector<double> slowest(times.size());
-  MPI_Reduce(times.data(), slowest.data(), static_cast<int>(times.size()),
-             MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  boundedReduce(times.data(), slowest.data(), static_cast<int>(times.size()),
+                MPI_MAX, "collecting the timings");
   std::sort(slowest.begin(), slowest.end());
   size_t middle = slowest.size() / 2;
   double median = slowest.size() % 2
@@ -278,6 +313,108 @@ std::string timingLine(const char *kind, const std::string &program,
                 slowest.back());
   return text;
 }
+
+/// "resident memory NAME: ..." (--memory) from this rank's resident memory
+/// after the warm-up and at the end: the largest of the ranks' and the
+/// largest growth of a rank's. Collective; the line is rank 0's.
+std::string memoryLine(const std::string &program, int64_t executions,
+                       int64_t warmupKiB, int64_t endKiB) {
+  double mine[3] = {static_cast<double>(warmupKiB), static_cast<double>(endKiB),
+                    100.0 * (endKiB - warmupKiB) / warmupKiB};
+  double largest[3] = {0, 0, 0};
+  boundedReduce(mine, largest, 3, MPI_MAX, "collecting resident memory");
+  char text[256];
+  std::snprintf(text, sizeof(text),
+                "resident memory %s: executions=%lld warmup_kib=%.0f "
+                "end_kib=%.0f growth_percent=%.2f",
+                program.c_str(), static_cast<long long>(executions), largest[0],
+                largest[1], largest[2]);
+  return text;
+}
+
+/// Why `program` of `library` cannot run as `options` ask, or empty: too
+/// many arguments, a missing entry point or reference, file lists that do
+/// not match its inputs and outputs, another number of ranks.
+std::string checkRunnable(const ProgramLibrary &library,
+                          const ProgramSpec &program, const Options &options) {
+  std::string arity = checkEntryArity(program);
+  if (!arity.empty())
+    return arity;
+  if (!library.entry(program))
+    return options.library + " has no entry point for " + program.name + " (" +
+           program.entry + ")";
+  if (options.check && !library.entry(program, /*reference=*/true))
+    return options.library + " has no reference for " + program.name + " (" +
+           program.reference + ")";
+  size_t inputs = 0;
+  for (const TensorSpec &tensor : program.tensors)
+    inputs += tensor.isInput;
+  size_t outputs = program.tensors.size() - inputs;
+  size_t inputFiles = splitList(options.inputs).size(),
+         outputFiles = splitList(options.outputs).size();
+  if (inputFiles && inputFiles != inputs)
+    return "--inputs names " + std::to_string(inputFiles) + " files but " +
+           program.name + " has " + std::to_string(inputs) + " inputs";
+  if (outputFiles > outputs)
+    return "--outputs names " + std::to_string(outputFiles) + " files but " +
+           program.name + " has " + std::to_string(outputs) + " outputs";
+  if (fuser_expect_world_size(ProgramLibrary::devicesOf(program)) != FUSER_OK)
+    return fuser_last_error();
+  return "";
+}
+
+/// The program's global inputs, the same on every rank: the .npy files
+/// --inputs names, or seeded uniform values in [-1, 1). Empty with `error`
+/// set when a file is not the input or memory runs out.
+std::vector<HostTensor> makeGlobalInputs(const ProgramSpec &program,
+                                         const Options &options,
+                                         std::string &error) {
+  std::vector<std::string> files = splitList(options.inputs);
+  std::vector<HostTensor> globals;
+  int64_t inputIndex = 0;
+  for (const TensorSpec &tensor : program.tensors) {
+    if (!tensor.isInput)
+      continue;
+    try {
+      HostTensor values(tensor.code, tensor.numElements());
+      if (!files.empty()) {
+        std::vector<float> data(values.size());
+        if (!readNpy(files[inputIndex], tensor.shape, data, error))
+          return {};
+        // f32 files feed every element type (bf16 and f16 values are exact
+        // in f32), converted as the values are stored.
+        if (tensor.code == FUSER_F32)
+          std::memcpy(values.bytes.data(), data.data(), values.bytes.size());
+        else
+          for (int64_t i = 0; i < values.size(); ++i)
+            values.set(i, data[i]);
+      } else {
+        std::mt19937_64 generator(options.seed * 1000003 + inputIndex);
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        for (int64_t i = 0; i < values.size(); ++i)
+          values.set(i, uniform(generator));
+      }
+      globals.push_back(std::move(values));
+    } catch (const std::bad_alloc &) {
+      error = "input #" + std::to_string(inputIndex) + " of " + program.name +
+              " (" + std::to_string(tensor.numElements()) + " " + tensor.dtype +
+              " elements) does not fit in this rank's memory";
+      return {};
+    }
+    ++inputIndex;
+  }
+  return globals;
+}
+
+/// The end of the verdict's line for --check.
+std::string checkSummary(const CheckVerdict &verdict, double tolerance) {
+  char text[160];
+  std::snprintf(text, sizeof(text),
+                ": check %s, max relative error %.3g (tolerance %.3g)",
+                verdict.differences.empty() ? "passed" : "FAILED",
+                verdict.worstError, tolerance);
+  return text;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -285,72 +422,53 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "fuser-exec: %s\n", fuser_last_error());
     return 1;
   }
-  Options options = parseOptions(argc, argv);
+  // Every rank takes each step; a step's error on any rank ends them all.
   std::string error;
+  Options options;
+  try {
+    options = parseOptions(argc, argv);
+  } catch (const UsageError &usage) {
+    error = usage.what();
+  }
+  exitOnAnyRankError(error);
   std::optional<ProgramLibrary> library =
       loadProgramLibrary(options.library, error);
-  if (!library)
-    exitWith(error);
+  exitOnAnyRankError(error);
   const ProgramSpec *chosen = library->find(options.program);
-  if (!chosen)
-    exitWith("no program named " + options.program + " in " + options.library);
+  if (!chosen) {
+    error = "no program named " + options.program + " in " + options.library +
+            " (it holds";
+    for (const ProgramSpec &program : library->metadata.programs)
+      error += " " + program.name;
+    error += ")";
+  }
+  exitOnAnyRankError(error);
   const ProgramSpec &program = *chosen;
-  std::string arity = checkEntryArity(program);
-  if (!arity.empty())
-    exitWith(arity);
-
+  exitOnAnyRankError(checkRunnable(*library, program, options));
   int64_t devices = ProgramLibrary::devicesOf(program);
-  if (fuser_expect_world_size(devices) != FUSER_OK)
-    exitWith(fuser_last_error());
   int64_t rank = fuser_rank();
 
-  // Global inputs: the same on every rank.
-  std::vector<std::string> files = splitList(options.inputs);
-  std::vector<HostTensor> globals, locals;
+  std::vector<HostTensor> globals = makeGlobalInputs(program, options, error);
+  exitOnAnyRankError(error);
+  std::vector<HostTensor> locals;
   std::vector<fuser::Shape> globalShapes, localShapes;
   std::vector<const TensorSpec *> outputSpecs;
   bool narrowFloats = false;
-  int64_t inputIndex = 0;
   for (const TensorSpec &tensor : program.tensors) {
     narrowFloats |= tensor.code == FUSER_F16 || tensor.code == FUSER_BF16;
     if (!tensor.isInput) {
       outputSpecs.push_back(&tensor);
       continue;
     }
-    HostTensor values(tensor.code, tensor.numElements());
-    if (!files.empty()) {
-      if (static_cast<size_t>(inputIndex) >= files.size())
-        exitWith("--inputs names " + std::to_string(files.size()) +
-                 " files but " + program.name + " has more inputs");
-      std::vector<float> data(values.size());
-      std::string error;
-      if (!fuser::readNpy(files[inputIndex], tensor.shape, data, error))
-        exitWith(error);
-      // f32 files feed every element type (bf16 and f16 values are exact in
-      // f32), converted as the values are stored.
-      if (tensor.code == FUSER_F32)
-        std::memcpy(values.bytes.data(), data.data(), values.bytes.size());
-      else
-        for (int64_t i = 0; i < values.size(); ++i)
-          values.set(i, data[i]);
-    } else {
-      std::mt19937_64 generator(options.seed * 1000003 + inputIndex);
-      std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-      for (int64_t i = 0; i < values.size(); ++i)
-        values.set(i, uniform(generator));
-    }
     fuser::Shape localShape;
-    locals.push_back(pieceOf(tensor, values, rank, localShape));
+    locals.push_back(
+        pieceOf(tensor, globals[globalShapes.size()], rank, localShape));
     localShapes.push_back(localShape);
     globalShapes.push_back(tensor.shape);
-    globals.push_back(std::move(values));
-    ++inputIndex;
   }
   double tolerance = options.tolerance.value_or(narrowFloats ? 2e-2 : 1e-4);
 
   Entry entry = library->entry(program);
-  if (!entry)
-    exitWith(options.library + " has no entry point for " + program.name);
   bool onDevice = library->metadata.target == "cuda";
   // A rank whose GPU cannot start may be alone: end every rank.
   if (onDevice && fuser_use_backend(FUSER_BACKEND_CUDA) != FUSER_OK)
@@ -360,7 +478,8 @@ int main(int argc, char **argv) {
   std::vector<HostTensor> outputs;
   BatchTimes batchTimes;
   int64_t cachedAfterFirst = 0, cached = 0, allocationsAfterFirst = 0,
-          allocationsAfterCapture = 0, allocations = 0;
+          allocationsAfterCapture = 0, allocations = 0, warmupKiB = 0,
+          endKiB = 0;
   int64_t repeated = options.iterations - 1;
   {
     ProgramInputs inputs(locals, localShapes, onDevice);
@@ -371,6 +490,7 @@ int main(int argc, char **argv) {
     if (options.graph)
       repetitions.capture();
     allocationsAfterCapture = fuser_device_allocation_count();
+    warmupKiB = readResidentKiB();
     if (options.time || options.hostTime) {
       batchTimes = timeExecutions(repetitions, repeated, options.timeBatch,
                                   options.time, options.hostTime);
@@ -381,56 +501,72 @@ int main(int argc, char **argv) {
         outputs = repetitions.read();
       }
     }
+    endKiB = readResidentKiB();
     cached = fuser_cached_buffer_count();
     allocations = fuser_device_allocation_count();
   }
   // A steady-state execution reuses memory: it asks the device for none.
   int64_t steadyAllocations = allocations - allocationsAfterCapture;
-  std::vector<std::string> timing;
+  if (cached != cachedAfterFirst)
+    error = "the allocation cache grew from " +
+            std::to_string(cachedAfterFirst) + " to " + std::to_string(cached) +
+            " buffers";
+  else if (steadyAllocations != 0)
+    error = std::string(options.graph ? "graph replays"
+                                      : "executions after the first") +
+            " made " + std::to_string(steadyAllocations) +
+            " device allocations";
+  else if (options.memory && (warmupKiB <= 0 || endKiB <= 0))
+    error = "--memory reads VmRSS in /proc/self/status, which this system "
+            "does not report";
+  exitOnAnyRankError(error);
+  std::vector<std::string> measurements;
   if (options.time)
-    timing.push_back(timingLine("timing", program.name, batchTimes.device,
-                                repeated, options.timeBatch));
+    measurements.push_back(timingLine("timing", program.name, batchTimes.device,
+                                      repeated, options.timeBatch));
   if (options.hostTime)
-    timing.push_back(timingLine("host timing", program.name, batchTimes.host,
-                                repeated, options.timeBatch));
+    measurements.push_back(timingLine("host timing", program.name,
+                                      batchTimes.host, repeated,
+                                      options.timeBatch));
   if (options.time || options.hostTime) {
     char text[160];
     std::snprintf(text, sizeof(text),
                   "device allocations %s: executions=%lld per_execution=%g",
                   program.name.c_str(), static_cast<long long>(repeated),
                   static_cast<double>(steadyAllocations) / repeated);
-    timing.push_back(text);
+    measurements.push_back(text);
   }
-  if (cached != cachedAfterFirst)
-    exitWith("the allocation cache grew from " +
-             std::to_string(cachedAfterFirst) + " to " +
-             std::to_string(cached) + " buffers");
-  if (steadyAllocations != 0)
-    exitWith(std::string(options.graph ? "graph replays"
-                                       : "executions after the first") +
-             " made " + std::to_string(steadyAllocations) +
-             " device allocations");
+  if (options.memory)
+    measurements.push_back(
+        memoryLine(program.name, repeated, warmupKiB, endKiB));
 
-  // Each output whole on rank 0: every device sends its piece.
-  std::vector<HostTensor> gathered;
-  for (size_t o = 0; o < outputs.size(); ++o)
-    gathered.push_back(gatherOnRankZero(*outputSpecs[o], outputs[o], devices));
+  // --check: every rank's pieces against the reference, which each rank
+  // runs (a CPU function: an independent computation).
+  std::optional<CheckVerdict> verdict;
+  if (options.check) {
+    fuser_check(fuser_use_backend(FUSER_BACKEND_HOST));
+    std::vector<HostTensor> expected = run(
+        library->entry(program, /*reference=*/true),
+        ProgramInputs(globals, globalShapes, /*onDevice=*/false), outputSpecs);
+    verdict = checkEveryPiece(outputSpecs, outputs, expected, tolerance);
+  }
+
+  // --outputs: each output whole on rank 0, every device sending its piece.
+  std::vector<std::string> outputFiles = splitList(options.outputs);
+  for (size_t o = 0; o < outputFiles.size(); ++o) {
+    HostTensor gathered =
+        gatherOnRankZero(*outputSpecs[o], outputs[o], devices);
+    if (rank != 0 || !error.empty())
+      continue;
+    std::vector<float> data(gathered.size());
+    for (int64_t i = 0; i < gathered.size(); ++i)
+      data[i] = static_cast<float>(gathered.get(i));
+    writeNpy(outputFiles[o], outputSpecs[o]->shape, data, error);
+  }
+  exitOnAnyRankError(error);
 
   int failed = 0;
   if (rank == 0) {
-    std::string verdict;
-    std::vector<std::string> outputFiles = splitList(options.outputs);
-    for (size_t o = 0; o < outputFiles.size() && o < gathered.size(); ++o) {
-      std::vector<float> data(gathered[o].size());
-      for (int64_t i = 0; i < gathered[o].size(); ++i)
-        data[i] = static_cast<float>(gathered[o].get(i));
-      std::string error;
-      if (!fuser::writeNpy(outputFiles[o], outputSpecs[o]->shape, data,
-                           error)) {
-        verdict = error;
-        failed = 1;
-      }
-    }
     std::ostringstream line;
     line << program.name << " on " << devices << " ranks, "
          << options.iterations << " iteration"
@@ -445,42 +581,18 @@ int main(int argc, char **argv) {
     else if (onDevice)
       line << ", " << allocationsAfterFirst << " device allocations ("
            << steadyAllocations << " after the first iteration)";
-    if (options.check && !failed) {
-      Entry reference = library->entry(program, /*reference=*/true);
-      if (!reference)
-        exitWith(options.library + " has no reference for " + program.name);
-      // The reference is a CPU function: an independent computation.
-      fuser_check(fuser_use_backend(FUSER_BACKEND_HOST));
-      std::vector<HostTensor> expected = run(
-          reference, ProgramInputs(globals, globalShapes, /*onDevice=*/false),
-          outputSpecs);
-      double worst = 0;
-      for (size_t o = 0; o < expected.size(); ++o) {
-        double scale = 0, difference = 0;
-        for (int64_t i = 0; i < expected[o].size(); ++i) {
-          scale = std::max(scale, std::fabs(expected[o].get(i)));
-          difference = std::max(
-              difference, std::fabs(expected[o].get(i) - gathered[o].get(i)));
-        }
-        worst = std::max(worst, scale > 0 ? difference / scale : difference);
-      }
-      failed = !(worst <= tolerance);
-      char text[160];
-      std::snprintf(text, sizeof(text),
-                    ": check %s, max relative error %.3g (tolerance %.3g)",
-                    failed ? "FAILED" : "passed", worst, tolerance);
-      line << text;
-    } else if (!failed) {
-      line << ": done";
-    }
-    if (verdict.empty())
-      verdict = line.str();
-    for (const std::string &measured : timing)
+    line << (verdict ? checkSummary(*verdict, tolerance) : ": done");
+    for (const std::string &measured : measurements)
       std::printf("fuser-exec: %s\n", measured.c_str());
-    std::printf("fuser-exec: %s\n", verdict.c_str());
+    std::printf("fuser-exec: %s\n", line.str().c_str());
+    if (verdict) {
+      failed = !verdict->differences.empty();
+      for (const std::string &difference : verdict->differences)
+        std::printf("fuser-exec: %s\n", difference.c_str());
+    }
     std::fflush(stdout);
   }
-  MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  boundedBroadcast(&failed, sizeof(failed), 0, "sharing the verdict");
   fuser_finalize();
   return failed;
 }
