@@ -38,6 +38,7 @@ namespace passes = mlir::fuser;
 void ::fuser::buildFuserToHostIRPipeline(
     OpPassManager &pm, const ::fuser::FuserToHostIRPipelineOptions &options) {
   OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(passes::createVerifyProgramSignature());
   functions.addPass(passes::createPropagateShardings());
   passes::DecomposeReshardingsOptions decompose;
   decompose.reshardPlacement = options.reshardPlacement;

@@ -83,6 +83,12 @@ class Library:
     def outputs(self, program):
         return self._library.outputs(program)
 
+    def reference(self, program, inputs):
+        """Runs the unsharded reference of `program` (compiled beside it,
+        as fuser-exec --check runs it) on this rank alone over global NumPy
+        arrays; returns its outputs whole."""
+        return self._library.reference(program, list(inputs))
+
     def run(self, program, inputs, *, pieces=False, gather=True, stream=None):
         """Runs `program` on this rank over `inputs`; returns its outputs."""
         inputs = list(inputs)

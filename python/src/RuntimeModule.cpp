@@ -199,6 +199,43 @@ public:
     return values;
   }
 
+  /// Runs the unsharded reference of `name` (a CPU function of the library,
+  /// computed apart from the sharded program) over global NumPy arrays on
+  /// this rank alone; returns its outputs whole.
+  py::list runReference(const std::string &name,
+                        const py::sequence &arrays) const {
+    const ProgramSpec &spec = program(name);
+    initialize();
+    Entry entry = library.entry(spec, /*reference=*/true);
+    if (!entry)
+      throw py::value_error("the library has no reference for " + name);
+    std::vector<const TensorSpec *> inputSpecs, outputs;
+    for (const TensorSpec &tensor : spec.tensors)
+      (tensor.isInput ? inputSpecs : outputs).push_back(&tensor);
+    if (inputSpecs.size() != py::len(arrays))
+      throw py::value_error(spec.name + " takes " +
+                            std::to_string(inputSpecs.size()) +
+                            " inputs, not " + std::to_string(py::len(arrays)));
+    std::vector<HostTensor> globals;
+    std::vector<Shape> shapes;
+    for (size_t index = 0; index < inputSpecs.size(); ++index) {
+      globals.push_back(toHostTensor(arrays[index], *inputSpecs[index],
+                                     inputSpecs[index]->shape, index));
+      shapes.push_back(inputSpecs[index]->shape);
+    }
+    if (fuser_use_backend(FUSER_BACKEND_HOST) != FUSER_OK)
+      throw std::runtime_error(fuser_last_error());
+    std::vector<HostTensor> results;
+    {
+      ProgramInputs inputs(globals, shapes, /*onDevice=*/false);
+      results = fuser::run(entry, inputs, outputs);
+    }
+    py::list values;
+    for (size_t o = 0; o < outputs.size(); ++o)
+      values.append(toArray(results[o], outputs[o]->shape));
+    return values;
+  }
+
   /// Runs `name` over DLPack tensors on the program's device, on `stream`
   /// (a cudaStream_t; the legacy default stream when none); returns
   /// ExportedTensors there.
@@ -469,6 +506,8 @@ PYBIND11_MODULE(_runtime, m) {
       .def("run_arrays", &Library::runArrays, py::arg("program"),
            py::arg("inputs"), py::kw_only(), py::arg("pieces"),
            py::arg("gather"))
+      .def("reference", &Library::runReference, py::arg("program"),
+           py::arg("inputs"))
       .def("run_tensors", &Library::runTensors, py::arg("program"),
            py::arg("inputs"), py::kw_only(), py::arg("stream"),
            py::arg("pieces"), py::arg("gather"));

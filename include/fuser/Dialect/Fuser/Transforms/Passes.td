@@ -5,6 +5,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def VerifyProgramSignature
+    : Pass<"fuser-verify-program-signature", "func::FuncOp"> {
+  let summary = "Check that a function's arguments and results can cross a "
+                "program's boundary";
+  let description = [{
+    A compiled program exchanges whole values and shards with its caller:
+    the runners cut a global input into the pieces its sharding names and
+    put an output together from them, and the library's metadata records
+    meshes and split dims. A partial argument or result (a pending
+    reduction, which only the sum or maximum of every rank's piece gives)
+    has no such piece, so each one is reported as an error naming it and the
+    way out: annotate it without `partial`, or reduce inside the program
+    (the result of a reduction that is not annotated partial is resolved
+    before it is returned). Functions that are not programs (the unit
+    tests of single passes) may keep partial boundaries: the program
+    pipelines run this check first.
+  }];
+}
+
 def PropagateShardings : Pass<"fuser-propagate-shardings", "func::FuncOp"> {
   let summary = "Give every tensor value of a function a sharding";
   let description = [{
