@@ -2,6 +2,7 @@
 
 #include "fuser/Dialect/Fuser/Analysis/AliasAnalysis.h"
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
+#include "fuser/Dialect/Fuser/Analysis/StageContracts.h"
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -17,6 +18,21 @@ Layout AliasAnalysis::getLayout(Value value) const {
   if (ShardingAttr sharding = getSharding(value))
     return Layout::of(sharding);
   return Layout::rowMajor(cast<RankedTensorType>(value.getType()).getRank());
+}
+
+/// Why a reader of `value` that a library serves (a communication, a
+/// library call) cannot read it as a view laid out as `layout`, if it
+/// cannot.
+static std::optional<StringRef>
+whyLibraryReaderNeedsCopy(Value value, const Layout &layout, bool repeatsData) {
+  for (Operation *user : value.getUsers()) {
+    auto comm = dyn_cast<CommunicationOpInterface>(user);
+    if (comm && !layoutServesCommunication(comm, /*resultSide=*/false, layout))
+      return StringRef("a communication reads it as one contiguous buffer");
+    if (repeatsData && user->hasTrait<mlir::fuser::OpTrait::LibraryCall>())
+      return StringRef("a library call reads it, and it repeats data");
+  }
+  return std::nullopt;
 }
 
 void AliasAnalysis::analyze(ViewOpInterface view) {
@@ -44,7 +60,15 @@ void AliasAnalysis::analyze(ViewOpInterface view) {
         "the result's stated layout differs from the view's layout";
     return;
   }
-  aliases[result] = Alias{source, *layout};
+  std::optional<Alias> sourceAlias = getAlias(source);
+  bool repeatsData = (ruled && ruled.getShardingRule().repeatsOperandData()) ||
+                     (sourceAlias && sourceAlias->repeatsData);
+  if (std::optional<StringRef> whyCopy =
+          whyLibraryReaderNeedsCopy(result, *layout, repeatsData)) {
+    notAliases[result] = whyCopy->str();
+    return;
+  }
+  aliases[result] = Alias{source, *layout, repeatsData};
 }
 
 std::optional<AliasAnalysis::Alias>

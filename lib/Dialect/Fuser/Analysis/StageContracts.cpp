@@ -63,10 +63,17 @@ LogicalResult mlir::fuser::verifyDecomposedStage(func::FuncOp function) {
 bool mlir::fuser::bufferServesCommunication(CommunicationOpInterface comm,
                                       bool resultSide) {
   Value value = resultSide ? comm->getResult(0) : comm->getOperand(0);
+  return layoutServesCommunication(comm, resultSide,
+                                   Layout::of(getSharding(value)));
+}
+
+bool mlir::fuser::layoutServesCommunication(CommunicationOpInterface comm,
+                                            bool resultSide,
+                                            const Layout &layout) {
+  Value value = resultSide ? comm->getResult(0) : comm->getOperand(0);
   ShardingAttr sharding = getSharding(value);
   SmallVector<int64_t> local = sharding.getLocalShape(
       cast<RankedTensorType>(value.getType()).getShape());
-  Layout layout = Layout::of(sharding);
   std::optional<int64_t> outerDim = comm.getBlockDim(resultSide);
   if (std::optional<int64_t> stream = comm.getChunkwiseStreamDim();
       stream && servesChunkwiseCommunication(layout, local, *stream,

@@ -29,7 +29,7 @@ public:
 
 private:
   LogicalResult flush(func::FuncOp function, SmallVectorImpl<Operation *> &run,
-                      bool hasCompute);
+                      bool hasCompute, const AliasAnalysis &analysis);
   ModuleOp getKernelModule();
 
   ModuleOp module;
@@ -112,13 +112,57 @@ static void limitToLocalPiece(SliceOp slice, RankedTensorType global) {
   slice.setLimits(limits);
 }
 
+/// A kernel writes the values the rest of the function reads into buffers
+/// of their layouts, but a view's layout may have gaps or repeat data (a
+/// slice, a broadcast), which no buffer has. Such a view read after the
+/// kernel is made again there, a view of the kernel's output of its
+/// operand; the run keeps it only for its readers inside.
+static void keepEscapingViewsAsViews(SmallVectorImpl<Operation *> &run,
+                                     const AliasAnalysis &analysis) {
+  DenseSet<Operation *> inRun(run.begin(), run.end());
+  DenseSet<Operation *> remade;
+  Operation *last = run.back();
+  // Last first, so that a view of a view made again makes its operand a
+  // view read after the kernel too.
+  for (Operation *op : llvm::reverse(run)) {
+    if (getSegmentRole(op, analysis) != SegmentRole::View)
+      continue;
+    Value result = op->getResult(0);
+    ShardingAttr sharding = getSharding(result);
+    if (!sharding || Layout::of(sharding).isContiguous())
+      continue;
+    SmallVector<OpOperand *> after;
+    for (OpOperand &use : result.getUses())
+      if (!inRun.contains(use.getOwner()))
+        after.push_back(&use);
+    if (after.empty())
+      continue;
+    OpBuilder builder(op->getContext());
+    builder.setInsertionPointAfter(last);
+    Operation *view = builder.clone(*op);
+    for (OpOperand *use : after)
+      use->set(view->getResult(0));
+    remade.insert(op);
+  }
+  // Views made again that no reader inside the run is left for leave it.
+  DenseSet<Operation *> erased;
+  for (Operation *op : llvm::reverse(run))
+    if (remade.contains(op) && op->use_empty()) {
+      erased.insert(op);
+      op->erase();
+    }
+  llvm::erase_if(run, [&](Operation *op) { return erased.contains(op); });
+}
+
 LogicalResult Segmentation::flush(func::FuncOp function,
                                   SmallVectorImpl<Operation *> &run,
-                                  bool hasCompute) {
+                                  bool hasCompute,
+                                  const AliasAnalysis &analysis) {
   llvm::scope_exit clear([&] { run.clear(); });
   // Views alone stay views.
   if (run.empty() || !hasCompute)
     return success();
+  keepEscapingViewsAsViews(run, analysis);
   DenseSet<Operation *> inRun(run.begin(), run.end());
   SetVector<Value> inputs;
   SetVector<MeshPositionAttr> positions;
@@ -251,7 +295,7 @@ LogicalResult Segmentation::run(func::FuncOp function) {
     // ends it.
     SegmentRole role = getSegmentRole(&op, analysis);
     if (role == SegmentRole::Other) {
-      if (failed(flush(function, run, hasCompute)))
+      if (failed(flush(function, run, hasCompute, analysis)))
         return failure();
       hasCompute = false;
       continue;

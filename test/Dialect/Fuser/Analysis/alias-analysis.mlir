@@ -80,3 +80,32 @@ func.func @copies(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>) {
   %2 = fuser.permute %x perm = [1, 0] : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]], order = [1, 0]>>
   return
 }
+
+// -----
+
+// Libraries read their own kind of buffer: a communication one contiguous
+// piece, a library call rows or columns in memory. Views that are no such
+// buffer (repeated data, a transposed block) are computed into one.
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#rows1 = #fuser.sharding<#mesh, [[0]]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+func.func @library_readers(%s: tensor<8xf32, #rows1>, %t: tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>, %w: tensor<4x4xf32, #rep>) {
+  // expected-remark @+1 {{not an alias: a communication reads it as one contiguous buffer}}
+  %0 = fuser.broadcast %s dims = [0] : tensor<8xf32, #rows1> -> tensor<8x4xf32, #rows>
+  %1 = fuser.comm.allgather %0 axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rep>
+  // expected-remark @+1 {{not an alias: a communication reads it as one contiguous buffer}}
+  %2 = fuser.permute %t perm = [1, 0] : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>> -> tensor<8x4xf32, #rows>
+  %3 = fuser.comm.allgather %2 axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rep>
+  // A view of a view that repeats data repeats it too.
+  // expected-remark @+1 {{alias of argument #0 (root argument #0): order [1, 0] contiguity [false, true]}}
+  %4 = fuser.broadcast %s dims = [0] : tensor<8xf32, #rows1> -> tensor<8x4xf32, #rows>
+  // expected-remark @+1 {{not an alias: a library call reads it, and it repeats data}}
+  %5 = fuser.set %4 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rows>
+  %6 = fuser.linear %5, %w : (tensor<8x4xf32, #rows>, tensor<4x4xf32, #rep>) -> tensor<8x4xf32, #rows>
+  // A transposed block is read through its strides.
+  // expected-remark @+1 {{alias of argument #1 (root argument #1): order [1, 0] contiguity [true, true]}}
+  %7 = fuser.permute %t perm = [1, 0] : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>> -> tensor<8x4xf32, #rows>
+  %8 = fuser.linear %7, %w : (tensor<8x4xf32, #rows>, tensor<4x4xf32, #rep>) -> tensor<8x4xf32, #rows>
+  return
+}

@@ -125,3 +125,69 @@ func.func @slice_of_split_dim(%x: tensor<8x6x4xf32, #s>) -> tensor<8x3x4xf32, #s
   %2 = fuser.tanh %1 : tensor<8x3x4xf32, #s> -> tensor<8x3x4xf32, #s>
   return %2 : tensor<8x3x4xf32, #s>
 }
+
+// -----
+
+// A broadcast a communication reads is no view of its operand (its data
+// repeats): a kernel computes it into the contiguous buffer the allgather
+// sends.
+// CHECK-LABEL: func.func @broadcast_to_communication
+// CHECK: %[[B:.*]] = fuser.kernel @kernels::@broadcast_to_communication_kernel_0(%arg0)
+// CHECK-NEXT: fuser.comm.allgather %[[B]]
+// CHECK: func.func @broadcast_to_communication_kernel_0(%{{.*}}: memref<4xf32>, %{{.*}}: memref<4x4xf32>)
+// CHECK: fuser.broadcast
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+func.func @broadcast_to_communication(%s: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> {
+  %0 = fuser.broadcast %s dims = [0] : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8x4xf32, #rows>
+  %1 = fuser.comm.allgather %0 axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  return %1 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+}
+
+// -----
+
+// A slice with gaps of a kernel's result, read by a library call after the
+// kernel: no buffer has its layout, so the kernel outputs the whole result
+// and the slice stays a view of it.
+// CHECK-LABEL: func.func @escaping_view_with_gaps
+// CHECK: %[[E:.*]] = fuser.kernel @kernels::@escaping_view_with_gaps_kernel_0(%arg0) : (tensor<8x8xf32, {{.*}}) -> tensor<8x8xf32,
+// CHECK-NEXT: %[[S:.*]] = fuser.slice %[[E]] starts = [0, 2] limits = [8, 6]
+// CHECK-NEXT: fuser.linear %[[S]], %arg1
+// CHECK: func.func @escaping_view_with_gaps_kernel_0(%{{.*}}: memref<4x8xf32>, %{{.*}}: memref<4x8xf32>)
+// CHECK-NOT: fuser.slice
+// CHECK: return
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#gaps = #fuser.sharding<#mesh, [[0], []], contiguity = [false, true]>
+func.func @escaping_view_with_gaps(%x: tensor<8x8xf32, #rows>, %w: tensor<4x4xf32, #rep>) -> tensor<8x4xf32, #rows> {
+  %e = fuser.exp %x : tensor<8x8xf32, #rows> -> tensor<8x8xf32, #rows>
+  %s = fuser.slice %e starts = [0, 2] limits = [8, 6] steps = [1, 1] : tensor<8x8xf32, #rows> -> tensor<8x4xf32, #gaps>
+  %y = fuser.linear %s, %w : (tensor<8x4xf32, #gaps>, tensor<4x4xf32, #rep>) -> tensor<8x4xf32, #rows>
+  return %y : tensor<8x4xf32, #rows>
+}
+
+// -----
+
+// The same broadcast read both inside its kernel and after it: the kernel
+// keeps it for its reader, and it is made again after the kernel.
+// CHECK-LABEL: func.func @view_read_inside_and_after
+// CHECK: %[[K:.*]]:2 = fuser.kernel @kernels::@view_read_inside_and_after_kernel_0(%arg0)
+// CHECK-NEXT: %[[B:.*]] = fuser.broadcast %[[K]]#0 dims = [0]
+// CHECK-NEXT: fuser.comm.allgather
+// CHECK: func.func @view_read_inside_and_after_kernel_0
+// CHECK: fuser.broadcast
+// CHECK: fuser.tanh
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#rows1 = #fuser.sharding<#mesh, [[0]]>
+#repeated = #fuser.sharding<#mesh, [[0], []], order = [1, 0], contiguity = [false, true]>
+func.func @view_read_inside_and_after(%s: tensor<8xf32, #rows1>, %x: tensor<8x4xf32, #rows>) -> (tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>) {
+  %e = fuser.exp %s : tensor<8xf32, #rows1> -> tensor<8xf32, #rows1>
+  %b = fuser.broadcast %e dims = [0] : tensor<8xf32, #rows1> -> tensor<8x4xf32, #repeated>
+  %t = fuser.tanh %b : tensor<8x4xf32, #repeated> -> tensor<8x4xf32, #rows>
+  %g = fuser.comm.allgather %x axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+  %r = fuser.comm.all_slice %g axis = 0 : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>> -> tensor<8x4xf32, #rows>
+  %y = fuser.add %b, %r : (tensor<8x4xf32, #repeated>, tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rows>
+  return %t, %y : tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>
+}

@@ -2,8 +2,12 @@
 //
 // For every result of a view op (ViewOpInterface), whether it can share its
 // operand's buffer and with which layout. Views of views resolve to the root
-// buffer. A view must not reshard (a placement change moves data), and a
-// result whose layout is already stated must agree with the view's layout.
+// buffer. A view must not reshard (a placement change moves data), a
+// result whose layout is already stated must agree with the view's layout,
+// and the view must be a buffer its library readers can read:
+// communications read one contiguous buffer (laid out for them), library
+// calls read matrices whose rows or columns lie in memory, never repeated
+// data. A view that is not an alias is computed into a buffer of its own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_DIALECT_FUSER_ANALYSIS_ALIASANALYSIS_H
@@ -26,6 +30,9 @@ public:
     Value source;
     /// The layout this value has as that view.
     Layout layout;
+    /// Whether the view repeats data of the buffer (stride 0), itself or
+    /// through the views it views.
+    bool repeatsData = false;
   };
 
   /// The alias `value` is, if it is one.

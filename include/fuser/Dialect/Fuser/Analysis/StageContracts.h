@@ -28,6 +28,9 @@ LogicalResult verifyDecomposedStage(func::FuncOp function);
 /// the block dim outermost, either as a whole or, for a communication run
 /// chunk by chunk, in every chunk.
 bool bufferServesCommunication(CommunicationOpInterface comm, bool resultSide);
+/// The same for the buffer laid out as `layout`.
+bool layoutServesCommunication(CommunicationOpInterface comm, bool resultSide,
+                               const Layout &layout);
 
 /// `laid-out`: every communication buffer is contiguous, with the dim the
 /// communication concatenates or splits outermost (in each chunk, for a
