@@ -19,7 +19,8 @@ config.substitutions.append(("%fuser_obj_root", config.fuser_obj_root))
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["fuser-opt"], [config.fuser_tools_dir])
+llvm_config.add_tool_substitutions(["fuser-opt", "fuser-fuzz"],
+                                   [config.fuser_tools_dir])
 
 # Sanitized builds (cmake/FuserSanitize.cmake): our programs run with the
 # build's sanitizer options (the caller's own settings win), MPI ranks with

@@ -82,6 +82,18 @@ std::vector<Check> checksFor(llvm::ArrayRef<std::string> pipelines) {
   return checks;
 }
 
+StringRef describe(Verdict verdict) {
+  switch (verdict) {
+  case Verdict::Compiled:
+    return "compiled by every check";
+  case Verdict::Rejected:
+    return "rejected by the parser or verifier";
+  case Verdict::Diagnosed:
+    return "diagnosed by a check";
+  }
+  llvm_unreachable("unknown verdict");
+}
+
 bool isValidPipeline(MLIRContext &context, StringRef pipeline,
                      std::string &error) {
   PassManager pm = modulePassManager(context);

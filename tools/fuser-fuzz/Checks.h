@@ -51,6 +51,9 @@ enum class Verdict {
   Diagnosed = 3,
 };
 
+/// How a verdict is written in reports.
+llvm::StringRef describe(Verdict verdict);
+
 /// Puts `text` through parsing and `checks` in `context`, announcing each
 /// phase (parsePhase, then each check's description) to `enterPhase`
 /// before it starts.

@@ -73,7 +73,10 @@ std::vector<std::string> runPipelines(StringRef file) {
       SmallVector<const char *> tokens;
       cl::TokenizeGNUCommandLine(stage, saver, tokens);
       ArrayRef<const char *> words(tokens);
+      // `not` and `not --crash` run what follows.
       if (!words.empty() && StringRef(words.front()) == "not")
+        words = words.drop_front();
+      if (!words.empty() && StringRef(words.front()) == "--crash")
         words = words.drop_front();
       if (words.empty() || StringRef(words.front()) != "fuser-opt")
         continue;

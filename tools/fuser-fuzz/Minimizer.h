@@ -11,8 +11,10 @@
 namespace fuzz {
 
 /// The lines of `text` (blank ones dropped) cut down by delta debugging
-/// (ddmin) to a set from which no line can be dropped while `reproduces`
-/// still holds, or as far as `maxTries` candidates go.
+/// (ddmin) and by dropping whole blocks (a line that opens a bracket up to
+/// the line that closes it) to a set from which no line nor block can be
+/// dropped while `reproduces` still holds, or as far as `maxTries`
+/// candidates go.
 std::string minimizeLines(llvm::StringRef text,
                           llvm::function_ref<bool(llvm::StringRef)> reproduces,
                           unsigned maxTries);

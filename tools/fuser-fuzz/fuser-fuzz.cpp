@@ -2,7 +2,7 @@
 //
 // fuser-fuzz --inputs=test [--seed=S] [--mutants=N] [--time-budget=SECONDS]
 //            [--jobs=J] [--output-dir=DIR] [--timeout=SECONDS]
-// fuser-fuzz --replay=crash.mlir
+// fuser-fuzz --replay=crash.mlir [--output-dir=DIR]
 //
 // Mutates the lit inputs (Mutator.h) and puts each mutant through parsing,
 // verification and the compiler's pipelines (Checks.h) in a forked child
@@ -41,6 +41,7 @@
 
 namespace fuser::test {
 void registerTestAliasAnalysisPass();
+void registerTestCrashPass();
 void registerTestShardingRulesPass();
 } // namespace fuser::test
 
@@ -55,7 +56,8 @@ static cl::list<std::string>
 static cl::opt<std::string>
     replay("replay",
            cl::desc("put the inputs of this file through the checks as they "
-                    "are, without mutating them, and report each"),
+                    "are, without mutating them, report each, and minimize "
+                    "those that crash"),
            cl::value_desc("file.mlir"));
 static cl::opt<uint64_t> seed("seed", cl::desc("seed of the mutations"),
                               cl::init(1));
@@ -147,18 +149,26 @@ public:
                  uint64_t(memoryLimit) << 20}) {}
 
   void run();
+  /// Puts the inputs of `corpus` through the checks unchanged, saying how
+  /// each fared.
+  void replayCorpus(raw_ostream &os);
   void minimize();
-  /// Prints the summary; true when no crash of ours was found.
-  bool report(raw_ostream &os, double seconds);
-  /// Puts the inputs of `corpus` through the checks unchanged.
-  bool replayCorpus(raw_ostream &os);
+  /// Prints what the mutants of run() came to.
+  void summarize(raw_ostream &os, double seconds);
+  /// Prints each kind of crash, and writes it to the output directory.
+  void listCrashes(raw_ostream &os);
+  /// Whether no crash of ours was found.
+  bool clean() const;
 
 private:
   int runInChild(StringRef text, ArrayRef<fuzz::Check> checksToRun) {
     return int(
         fuzz::runChecks(context, text, checksToRun, fuzz::Sandbox::enterPhase));
   }
-  void record(uint64_t index, fuzz::Mutant mutant, const fuzz::Outcome &);
+  /// Counts how `mutant` fared; the crash it is, if it is one.
+  std::optional<fuzz::Crash> record(uint64_t index, fuzz::Mutant mutant,
+                                    const fuzz::Outcome &outcome);
+  uint64_t crashCount(bool upstream) const;
   void writeCrash(const CrashKind &kind, unsigned number, raw_ostream &os);
 
   mlir::MLIRContext &context;
@@ -168,29 +178,32 @@ private:
   fuzz::Sandbox sandbox;
   fuzz::CrashClassifier classifier;
 
+  bool replaying = false;
   uint64_t tried = 0;
   std::map<fuzz::Verdict, uint64_t> verdicts;
   std::vector<CrashKind> kinds;
 };
 
-void Fuzzer::record(uint64_t index, fuzz::Mutant mutant,
-                    const fuzz::Outcome &outcome) {
+std::optional<fuzz::Crash> Fuzzer::record(uint64_t index, fuzz::Mutant mutant,
+                                          const fuzz::Outcome &outcome) {
   ++tried;
   std::optional<fuzz::Crash> crash = classifier.classify(outcome, mutant.text);
   if (!crash) {
     ++verdicts[fuzz::Verdict(outcome.exitCode)];
-    return;
+    return std::nullopt;
   }
   auto known = find_if(kinds, [&](const CrashKind &kind) {
     return kind.crash.signature == crash->signature;
   });
   if (known != kinds.end()) {
     ++known->count;
-    return;
+    return crash;
   }
-  WithColor::note(errs(), "fuser-fuzz")
-      << "mutant " << index << ": " << crash->signature << "\n";
+  if (!replaying)
+    WithColor::note(errs(), "fuser-fuzz")
+        << "mutant " << index << ": " << crash->signature << "\n";
   kinds.push_back({*crash, 1, std::move(mutant), index, ""});
+  return crash;
 }
 
 void Fuzzer::run() {
@@ -206,6 +219,13 @@ void Fuzzer::run() {
       record(done, std::move(running[done]), outcome);
       running.erase(done);
     }
+    if (index && index % 10000 == 0)
+      WithColor::note(errs(), "fuser-fuzz")
+          << index << " mutants, " << crashCount(false) << " crashes, "
+          << std::chrono::duration_cast<std::chrono::seconds>(
+                 std::chrono::steady_clock::now() - start)
+                 .count()
+          << " s\n";
     fuzz::Mutant mutant = mutator.mutate(seed, index);
     const std::vector<fuzz::Check> &toRun = checks.of(*mutant.source);
     sandbox.start(index, [&] { return runInChild(mutant.text, toRun); });
@@ -247,14 +267,16 @@ void Fuzzer::minimize() {
 
 void Fuzzer::writeCrash(const CrashKind &kind, unsigned number,
                         raw_ostream &os) {
-  std::string header =
-      "// fuser-fuzz: " + kind.crash.signature +
-      "\n// while: " + kind.crash.phase + "\n// from: mutant " +
-      std::to_string(kind.index) + " of seed " + std::to_string(seed) + ", " +
-      kind.example.source->file + " input " +
-      std::to_string(kind.example.source->index) + ": " +
-      join(kind.example.edits, "; ") + "\n" +
-      runLineOf(kind.crash.phase, checks.of(*kind.example.source));
+  const fuzz::Case &source = *kind.example.source;
+  std::string origin = source.file + " input " + std::to_string(source.index);
+  if (!replaying)
+    origin = "mutant " + std::to_string(kind.index) + " of seed " +
+             std::to_string(seed) + ", " + origin + ": " +
+             join(kind.example.edits, "; ");
+  std::string header = "// fuser-fuzz: " + kind.crash.signature +
+                       "\n// while: " + kind.crash.phase +
+                       "\n// from: " + origin + "\n" +
+                       runLineOf(kind.crash.phase, checks.of(source));
   std::string contents = header + kind.minimized;
   os << contents;
   if (outputDir.empty())
@@ -273,67 +295,60 @@ void Fuzzer::writeCrash(const CrashKind &kind, unsigned number,
   os << "// written to " << path << "\n";
 }
 
-bool Fuzzer::report(raw_ostream &os, double seconds) {
-  auto count = [&](bool upstream) {
+uint64_t Fuzzer::crashCount(bool upstream) const {
+  uint64_t total = 0;
+  for (const CrashKind &kind : kinds)
+    if (kind.crash.upstream == upstream)
+      total += kind.count;
+  return total;
+}
+
+bool Fuzzer::clean() const { return crashCount(false) == 0; }
+
+void Fuzzer::summarize(raw_ostream &os, double seconds) {
+  auto kindCount = [&](bool upstream) {
     return count_if(kinds, [&](const CrashKind &kind) {
       return kind.crash.upstream == upstream;
     });
   };
-  auto crashes = [&](bool upstream) {
-    uint64_t total = 0;
-    for (const CrashKind &kind : kinds)
-      if (kind.crash.upstream == upstream)
-        total += kind.count;
-    return total;
-  };
   os << "fuser-fuzz: " << tried << " mutants of " << corpus.size()
      << " inputs (seed " << seed << ", " << jobs << " jobs) in "
      << format("%.1f", seconds) << " s\n";
-  os << "  rejected by the parser or verifier: "
-     << verdicts[fuzz::Verdict::Rejected] << "\n";
-  os << "  diagnosed by a check: " << verdicts[fuzz::Verdict::Diagnosed]
-     << "\n";
-  os << "  compiled by every check: " << verdicts[fuzz::Verdict::Compiled]
-     << "\n";
-  os << "  crashes: " << crashes(false) << " (" << count(false) << " kinds)\n";
-  os << "  upstream MLIR crashes, not counted: " << crashes(true) << " ("
-     << count(true) << " kinds)\n";
+  for (fuzz::Verdict verdict :
+       {fuzz::Verdict::Rejected, fuzz::Verdict::Diagnosed,
+        fuzz::Verdict::Compiled})
+    os << "  " << fuzz::describe(verdict) << ": " << verdicts[verdict] << "\n";
+  os << "  crashes: " << crashCount(false) << " (" << kindCount(false)
+     << " kinds)\n";
+  os << "  upstream MLIR crashes, not counted: " << crashCount(true) << " ("
+     << kindCount(true) << " kinds)\n";
+}
+
+void Fuzzer::listCrashes(raw_ostream &os) {
   for (auto [number, kind] : enumerate(kinds)) {
     os << "\n"
        << (kind.crash.upstream ? "upstream " : "") << "crash " << number + 1
-       << ", " << kind.count << " mutants:\n";
+       << ", " << kind.count << (replaying ? " inputs" : " mutants") << ":\n";
     writeCrash(kind, number + 1, os);
   }
-  return count(false) == 0;
 }
 
-bool Fuzzer::replayCorpus(raw_ostream &os) {
-  bool clean = true;
+void Fuzzer::replayCorpus(raw_ostream &os) {
+  replaying = true;
   for (const fuzz::Case &input : corpus) {
     const std::vector<fuzz::Check> &toRun = checks.of(input);
     fuzz::Outcome outcome =
         sandbox.run([&] { return runInChild(input.text, toRun); });
     os << input.file << " input " << input.index << ": ";
-    if (std::optional<fuzz::Crash> crash =
-            classifier.classify(outcome, input.text)) {
-      os << (crash->upstream ? "upstream crash: " : "crash: ")
-         << crash->signature << "\n  while: " << crash->phase << "\n";
-      clean &= crash->upstream;
+    std::optional<fuzz::Crash> crash =
+        record(input.index, {&input, input.text, {}}, outcome);
+    if (!crash) {
+      os << fuzz::describe(fuzz::Verdict(outcome.exitCode)) << "\n";
       continue;
     }
-    switch (fuzz::Verdict(outcome.exitCode)) {
-    case fuzz::Verdict::Compiled:
-      os << "compiled by every check\n";
-      break;
-    case fuzz::Verdict::Rejected:
-      os << "rejected by the parser or verifier\n";
-      break;
-    case fuzz::Verdict::Diagnosed:
-      os << "diagnosed by a check\n";
-      break;
-    }
+    os << (crash->upstream ? "upstream crash: " : "crash: ") << crash->signature
+       << "\n  while: " << crash->phase << "\n";
   }
-  return clean;
 }
 } // namespace
 
@@ -350,6 +365,7 @@ int main(int argc, char **argv) {
   fuser::registerAllDialects(registry);
   fuser::registerAllPasses();
   fuser::test::registerTestAliasAnalysisPass();
+  fuser::test::registerTestCrashPass();
   fuser::test::registerTestShardingRulesPass();
   // Children are forked: the context must not own threads.
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
@@ -363,14 +379,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   Fuzzer fuzzer(context, *corpus);
-  if (!replay.empty())
-    return fuzzer.replayCorpus(outs()) ? 0 : 1;
-
-  auto start = std::chrono::steady_clock::now();
-  fuzzer.run();
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  if (!replay.empty()) {
+    fuzzer.replayCorpus(outs());
+  } else {
+    auto start = std::chrono::steady_clock::now();
+    fuzzer.run();
+    fuzzer.summarize(outs(), std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count());
+  }
   fuzzer.minimize();
-  return fuzzer.report(outs(), seconds) ? 0 : 1;
+  fuzzer.listCrashes(outs());
+  return fuzzer.clean() ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 
 namespace fuser::test {
 void registerTestAliasAnalysisPass();
+void registerTestCrashPass();
 void registerTestShardingRulesPass();
 } // namespace fuser::test
 
@@ -22,6 +23,7 @@ int main(int argc, char **argv) {
   fuser::registerAllDialects(registry);
   fuser::registerAllPasses();
   fuser::test::registerTestAliasAnalysisPass();
+  fuser::test::registerTestCrashPass();
   fuser::test::registerTestShardingRulesPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Fuser-MLIR optimizer driver\n", registry));
