@@ -29,6 +29,10 @@ llvm_config.add_tool_substitutions(["fuser-opt", "fuser-fuzz"],
 for entry in filter(None, config.fuser_sanitizer_environment.split(";")):
     name, value = entry.split("=", 1)
     config.environment[name] = os.environ.get(name, value)
+# ASan's allocator holds freed memory back (its quarantine), so resident
+# memory is not the program's there: the soak is UNSUPPORTED: asan.
+if "ASAN_OPTIONS" in config.fuser_sanitizer_mpirun_options:
+    config.available_features.add("asan")
 uninstrumented_prefix = ""
 if config.fuser_sanitizer_interpreter_environment:
     uninstrumented_prefix = "env " + " ".join(
