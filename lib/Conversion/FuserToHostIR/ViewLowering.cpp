@@ -146,6 +146,14 @@ getViewStrides(ViewStrides &views, Operation *op, ArrayRef<int64_t> shape,
       });
 }
 
+/// `type` with a dynamic offset (and its strides).
+static MemRefType withDynamicOffset(MemRefType type) {
+  auto [strides, offset] = type.getStridesAndOffset();
+  return MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides));
+}
+
 LogicalResult HostLowering::lowerView(Operation *op) {
   Location loc = op->getLoc();
   Value source = bufferOf(op->getOperand(0));
@@ -207,13 +215,18 @@ LogicalResult HostLowering::lowerView(Operation *op) {
         *viewStrides);
   }
   // The view's exact strides are the ones the result's type states, or a
-  // more precise (static) version of them.
+  // more precise (static) version of them. Its offset is its own: a slice
+  // starts inside its operand's buffer, which the layout does not state.
   if (view.getType() != wanted) {
-    if (!memref::CastOp::areCastCompatible(view.getType(), wanted))
+    MemRefType atAnyOffset = withDynamicOffset(wanted);
+    if (memref::CastOp::areCastCompatible(view.getType(), wanted))
+      view = memref::CastOp::create(builder, loc, wanted, view);
+    else if (memref::CastOp::areCastCompatible(view.getType(), atAnyOffset))
+      view = memref::CastOp::create(builder, loc, atAnyOffset, view);
+    else
       return op->emitError("the buffer view ")
              << view.getType() << " does not match the result's layout "
              << wanted;
-    view = memref::CastOp::create(builder, loc, wanted, view);
   }
   buffers.map(result, view);
   return success();

@@ -57,3 +57,29 @@ module {
     func.func private @add(memref<8x4xf32>, memref<8x4xf32>, memref<8x4xf32>)
   }
 }
+
+// -----
+
+// A slice starting inside its operand's buffer is a view at an offset of
+// its own, which its layout does not state: the view keeps it (cast to any
+// offset), the kernel reads it there and a returned one is copied.
+// CHECK-LABEL: func.func @slice_at_offset(
+// CHECK-SAME: %[[X:.*]]: memref<8x4xf32>)
+// CHECK: %[[S:.*]] = memref.subview %[[X]][2, 0] [4, 4] [1, 1] : memref<8x4xf32> to memref<4x4xf32, strided<[4, 1], offset: 8>>
+// CHECK-NEXT: %[[V:.*]] = memref.cast %[[S]] : memref<4x4xf32, strided<[4, 1], offset: 8>> to memref<4x4xf32, strided<[4, 1], offset: ?>>
+// CHECK: hostir.launch @kernels::@exp {{.*}} args(%[[V]], %{{.*}} : memref<4x4xf32, strided<[4, 1], offset: ?>>, memref<4x4xf32>)
+// CHECK: %[[COPY:.*]] = hostir.allocate device : memref<4x4xf32>
+// CHECK-NEXT: hostir.copy %[[V]], %[[COPY]]
+// CHECK-NEXT: return %{{.*}}, %[[COPY]]
+#mesh = #fuser.mesh<[2]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+module {
+  func.func @slice_at_offset(%x: tensor<8x4xf32, #rep>) -> (tensor<4x4xf32, #rep>, tensor<4x4xf32, #rep>) {
+    %0 = fuser.slice %x starts = [2, 0] limits = [6, 4] steps = [1, 1] : tensor<8x4xf32, #rep> -> tensor<4x4xf32, #rep>
+    %1 = fuser.kernel @kernels::@exp(%0) : (tensor<4x4xf32, #rep>) -> tensor<4x4xf32, #rep>
+    return %1, %0 : tensor<4x4xf32, #rep>, tensor<4x4xf32, #rep>
+  }
+  module @kernels {
+    func.func private @exp(memref<4x4xf32>, memref<4x4xf32>)
+  }
+}

@@ -32,3 +32,16 @@ func.func @linear_block(%x: tensor<8x16xf32, #rep>, %w: tensor<4x16xf32, #cols>)
   %0 = fuser.linear %x, %w : (tensor<8x16xf32, #rep>, tensor<4x16xf32, #cols>) -> tensor<8x4xf32, #rep>
   return %0 : tensor<8x4xf32, #rep>
 }
+
+// a window of a replicated argument (a view at an offset) into a kernel
+func.func @window_block(%x: tensor<8x4xf32, #rep>) -> tensor<4x4xf32, #rows> {
+  %0 = fuser.slice %x starts = [2, 0] limits = [6, 4] steps = [1, 1] : tensor<8x4xf32, #rep> -> tensor<4x4xf32, #rep>
+  %1 = fuser.exp %0 : tensor<4x4xf32, #rep> -> tensor<4x4xf32, #rows>
+  return %1 : tensor<4x4xf32, #rows>
+}
+
+// the same window returned
+func.func @returned_window(%x: tensor<8x4xf32, #rep>) -> tensor<4x4xf32, #rep> {
+  %0 = fuser.slice %x starts = [2, 0] limits = [6, 4] steps = [1, 1] : tensor<8x4xf32, #rep> -> tensor<4x4xf32, #rep>
+  return %0 : tensor<4x4xf32, #rep>
+}
