@@ -187,6 +187,7 @@ private:
   FailureOr<bool> reshardAfter(ShardingRuleOpInterface op);
   LogicalResult reshardBefore(ShardingRuleOpInterface op,
                               ArrayRef<ShardingAttr> required);
+  FailureOr<bool> gatherUnpassableSplits(ShardingRuleOpInterface op);
 
   ReshardPlacement placement;
   /// Each value converted for an operand, by the value and the placement it
@@ -274,6 +275,36 @@ LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
   return success();
 }
 
+/// Moves each operand whose split cannot pass through `op` (a split that
+/// straddles factors, or of a dim the op cuts or joins) to its placement
+/// without the axes of those dims. Returns whether it moved any.
+FailureOr<bool>
+Decomposition::gatherUnpassableSplits(ShardingRuleOpInterface op) {
+  ShardingRule rule = op.getShardingRule();
+  OpBuilder builder(op);
+  bool movedAny = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    ShardingAttr sharding = getSharding(operand.get());
+    if (!sharding)
+      continue;
+    SmallVector<FactorMismatch> mismatches;
+    projectToFactors(rule, rule.operands[operand.getOperandNumber()], sharding,
+                     mismatches);
+    if (mismatches.empty())
+      continue;
+    SmallVector<SmallVector<int64_t>> dims = sharding.getDimAxesList();
+    for (const FactorMismatch &mismatch : mismatches)
+      dims[mismatch.dim].clear();
+    FailureOr<Value> gathered = emitReshard(
+        builder, op->getLoc(), operand.get(), sharding.withDims(dims));
+    if (failed(gathered))
+      return failure();
+    operand.set(*gathered);
+    movedAny = true;
+  }
+  return movedAny;
+}
+
 LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
   // Unsharded programs (no mesh anywhere) have nothing to move.
   if (isUnsharded(op))
@@ -302,10 +333,21 @@ LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
     if (*done)
       return success();
   }
-  if (failed(required))
-    return op->emitError("the result sharding cannot be computed locally (")
-           << why << ") and the operands do not determine another one";
-  return reshardBefore(op, *required);
+  if (succeeded(required))
+    return reshardBefore(op, *required);
+  // Neither the results' placement nor the operands' passes through the op
+  // (both sides placed by the user): gather the operands along the dims
+  // whose split cannot pass, compute on what is left, and move the result.
+  FailureOr<bool> gathered = gatherUnpassableSplits(op);
+  if (failed(gathered))
+    return failure();
+  if (*gathered) {
+    FailureOr<bool> done = reshardAfter(op);
+    if (failed(done) || *done)
+      return done;
+  }
+  return op->emitError("the result sharding cannot be computed locally (")
+         << why << ") and the operands do not determine another one";
 }
 
 namespace {

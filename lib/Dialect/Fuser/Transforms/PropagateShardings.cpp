@@ -92,6 +92,15 @@ bool Propagation::refine(Value value, ShardingAttr candidate,
 }
 
 FailureOr<bool> Propagation::forward(ShardingRuleOpInterface op) {
+  // Results the user placed take nothing from the operands, and a split
+  // that cannot pass through the op is then theirs to settle: decomposition
+  // moves the data between both placements. Elsewhere propagation would
+  // have to drop it silently, and reports it.
+  if (llvm::all_of(op->getResults(), [&](Value result) {
+        return !isa<RankedTensorType>(result.getType()) ||
+               annotated.contains(result);
+      }))
+    return false;
   SmallVector<ProjectionConflict> conflicts;
   std::string why;
   FailureOr<SmallVector<ShardingAttr>> results =
@@ -100,7 +109,8 @@ FailureOr<bool> Propagation::forward(ShardingRuleOpInterface op) {
     const ProjectionConflict &conflict = conflicts.front();
     return op->emitError("cannot propagate the sharding of operand #")
            << conflict.operand << " through this op: dim " << conflict.dim
-           << ": " << conflict.reason;
+           << ": " << conflict.reason
+           << " (annotate the results to have the data moved instead)";
   }
   if (failed(results))
     return op->emitError("cannot propagate shardings through this op: ")

@@ -49,3 +49,14 @@ func.func @result_not_propagated(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>
   %0 = fuser.exp %x : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Both sides annotated, but no communication makes a value partial: a sum
+// that exp does not compute.
+#mesh = #fuser.mesh<[2]>
+func.func @partial_result_of_pointwise(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
+  // expected-error @+1 {{cannot make a value partial over mesh axis 0: resharding only resolves partial values}}
+  %0 = fuser.exp %x : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]], partial = {0 : sum}>>
+  return
+}

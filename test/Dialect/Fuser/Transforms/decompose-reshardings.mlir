@@ -272,6 +272,53 @@ func.func @slice_of_split_dim(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], [
 
 // -----
 
+// Both sides split where no split passes through the reshape (dim 1's
+// split would straddle the factors 3 and 4): the operand is gathered along
+// that dim, reshaped whole and sliced into the result's placement.
+// CHECK-LABEL: func.func @reshape_annotated_both_sides
+// CHECK: %[[G:.*]] = fuser.comm.allgather %arg0 axis = 0 : {{.*}} -> tensor<8x12xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[\[\], \[\]\]}}>>
+// CHECK-NEXT: %[[R:.*]] = fuser.reshape %[[G]] : {{.*}} -> tensor<8x3x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[\[\], \[\], \[\]\]}}>>
+// CHECK-NEXT: %[[S:.*]] = fuser.comm.all_slice %[[R]] axis = 0 : {{.*}} -> tensor<8x3x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[\[\], \[\], \[0\]\]}}>>
+// CHECK-NEXT: return %[[S]]
+// BEFORE-LABEL: func.func @reshape_annotated_both_sides
+// BEFORE: fuser.comm.allgather
+// BEFORE-NEXT: fuser.reshape
+// BEFORE-NEXT: fuser.comm.all_slice
+#mesh = #fuser.mesh<[2]>
+func.func @reshape_annotated_both_sides(%x: tensor<8x12xf32, #fuser.sharding<#mesh, [[], [0]]>>) -> tensor<8x3x4xf32, #fuser.sharding<#mesh, [[], [], [0]]>> {
+  %0 = fuser.reshape %x : tensor<8x12xf32, #fuser.sharding<#mesh, [[], [0]]>> -> tensor<8x3x4xf32, #fuser.sharding<#mesh, [[], [], [0]]>>
+  return %0 : tensor<8x3x4xf32, #fuser.sharding<#mesh, [[], [], [0]]>>
+}
+
+// -----
+
+// Only the axis that cannot pass is gathered; the other split stays.
+// CHECK-LABEL: func.func @reshape_gathers_one_axis
+// CHECK: %[[G:.*]] = fuser.comm.allgather %arg0 axis = 1 : {{.*}} -> tensor<8x12xf32, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[\[0\], \[\]\]}}>>
+// CHECK-NEXT: %[[R:.*]] = fuser.reshape %[[G]] : {{.*}} -> tensor<8x3x4xf32, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[\[0\], \[\], \[\]\]}}>>
+// CHECK-NEXT: fuser.comm.all_slice %[[R]] axis = 1 : {{.*}} -> tensor<8x3x4xf32, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[\[0\], \[\], \[1\]\]}}>>
+#mesh = #fuser.mesh<[2, 2]>
+func.func @reshape_gathers_one_axis(%x: tensor<8x12xf32, #fuser.sharding<#mesh, [[0], [1]]>>) -> tensor<8x3x4xf32, #fuser.sharding<#mesh, [[0], [], [1]]>> {
+  %0 = fuser.reshape %x : tensor<8x12xf32, #fuser.sharding<#mesh, [[0], [1]]>> -> tensor<8x3x4xf32, #fuser.sharding<#mesh, [[0], [], [1]]>>
+  return %0 : tensor<8x3x4xf32, #fuser.sharding<#mesh, [[0], [], [1]]>>
+}
+
+// -----
+
+// A slice of a dim split on both sides: gathered, sliced, split again.
+// CHECK-LABEL: func.func @slice_split_both_sides
+// CHECK: %[[G:.*]] = fuser.comm.allgather %arg0 axis = 0
+// CHECK-NEXT: %[[S:.*]] = fuser.slice %[[G]]
+// CHECK-NEXT: fuser.comm.all_slice %[[S]] axis = 0
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+func.func @slice_split_both_sides(%x: tensor<8x4xf32, #rows>) -> tensor<4x4xf32, #rows> {
+  %0 = fuser.slice %x starts = [2, 0] limits = [6, 4] steps = [1, 1] : tensor<8x4xf32, #rows> -> tensor<4x4xf32, #rows>
+  return %0 : tensor<4x4xf32, #rows>
+}
+
+// -----
+
 // Placements that already agree are left alone, whatever the layout.
 // CHECK-LABEL: func.func @nothing_to_do
 // CHECK-NOT: fuser.comm

@@ -190,3 +190,16 @@ func.func @unsharded(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = fuser.exp %x : tensor<8xf32> -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Both sides of a reshape annotated with splits that cannot pass through
+// it (dim 1's split would straddle the factors 3 and 4): the user placed
+// both, so propagation leaves them to decomposition.
+// CHECK-LABEL: func.func @annotated_both_sides
+// CHECK: fuser.reshape %arg0 : tensor<8x12xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[\[\], \[0\]\]}}>> -> tensor<8x3x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[\[\], \[\], \[0\]\]}}>>
+#mesh = #fuser.mesh<[2]>
+func.func @annotated_both_sides(%x: tensor<8x12xf32, #fuser.sharding<#mesh, [[], [0]]>>) -> tensor<8x3x4xf32, #fuser.sharding<#mesh, [[], [], [0]]>> {
+  %0 = fuser.reshape %x : tensor<8x12xf32, #fuser.sharding<#mesh, [[], [0]]>> -> tensor<8x3x4xf32, #fuser.sharding<#mesh, [[], [], [0]]>>
+  return %0 : tensor<8x3x4xf32, #fuser.sharding<#mesh, [[], [], [0]]>>
+}

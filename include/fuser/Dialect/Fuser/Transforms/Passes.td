@@ -48,7 +48,9 @@ def PropagateShardings : Pass<"fuser-propagate-shardings", "func::FuncOp"> {
     splits.
 
     Through a reshape a split must fall on the outer factor of the reshaped
-    dim and divide it; otherwise the pass reports which dim and why. Values
+    dim and divide it; otherwise the pass reports which dim and why, unless
+    the op's results are annotated too: their placement is then the user's,
+    and decomposition moves the data between both sides. Values
     no sharded value relates to are replicated on the function's mesh.
     Function results take the returned values' shardings; a partial value
     that is not annotated is resolved before it is returned (a `fuser.set`,
@@ -77,7 +79,12 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
     over a sharded dim becomes the mean and the sum of squared differences
     from it (per-rank variances do not combine), so that neither gathers
     its input. Consumers that need a value in the same placement share one
-    communication.
+    communication. Where neither side's placement passes through the op
+    (both annotated: a split that would straddle a reshape's factors, or of
+    a dim a slice, pad or cat changes), the operands are gathered along the
+    dims whose split cannot pass, the op computes on the rest and its result
+    is moved to its placement. Placement changes no communication makes
+    (making a value partial) are reported.
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
   let options = [
