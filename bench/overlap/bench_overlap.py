@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""AllGather+GEMM and GEMM+ReduceScatter on 2 GPUs: ours against PyTorch.
+"""AllGather+GEMM and GEMM+ReduceScatter on D GPUs: ours against PyTorch.
 
 bench/overlap/build.sh runs the first step where fuser-compile is,
 bench/overlap/run.sh the three others on the GPU machine; by hand, in the
-repository root:
+repository root, on 2 GPUs:
 
     python3 bench/overlap/bench_overlap.py build gpu-artifacts/overlap \\
         build/bin/fuser-compile
@@ -13,12 +13,18 @@ repository root:
         ours gpu-artifacts/overlap build-gpu/bin/fuser-exec WORK
     python3 bench/overlap/bench_overlap.py report WORK overlap.md overlap.json
 
-build: the programs (programs.py) into ARTIFACTS/overlap.mlir, and every
-library of programs.builds beside them.
+and on D GPUs (D = 4: gpu-artifacts/overlap-d4), `--devices D` before
+every step and `mpirun -np D` for PyTorch's: every step stops where the
+artifacts, PyTorch's ranks or its results are of another device count.
 
-torch (on every rank): per shape of programs.SHAPES, bf16 inputs A [m, k]
-and B [k, n] drawn with a seed, then for each op: compute only (the GEMM
-one GPU runs), communication only (the NCCL collective alone), PyTorch
+build: the programs (programs.py) into ARTIFACTS/overlap.mlir, and every
+library of programs.builds beside them; prints the cells of the tables
+(variant, op, shape) whose programs cannot exist on D devices, and why.
+
+torch (on every rank, one per GPU): per shape of programs.SHAPES, bf16
+inputs A [m, k] and B [k, n] drawn with a seed, then for each op: compute
+only (the GEMM one GPU runs), communication only (the NCCL collective
+alone, moving 1/D of A or of the partial product per rank), PyTorch
 sequential (NCCL all_gather_into_tensor then torch.mm; torch.mm then
 reduce_scatter_tensor) and PyTorch's symmetric-memory op
 (symm_mem.fused_all_gather_matmul, symm_mem.fused_matmul_reduce_scatter).
@@ -60,19 +66,36 @@ REFERENCE_FLOP = 3e11
 # variants most likely to be the best.
 RUN_ORDER = ("auto", "none", "collective-s4", "ring-ipc-s1", "collective-s2",
              "ring-ipc-s2", "collective-s8", "ring-nccl-s1")
+# The module of every program, in the artifact folder.
+SOURCE = "overlap.mlir"
 
 
 # --- build (where fuser-compile is) -------------------------------------------
 
 def run_build(args):
     os.makedirs(args.artifacts, exist_ok=True)
-    source = os.path.join(args.artifacts, "overlap.mlir")
+    source = os.path.join(args.artifacts, SOURCE)
     with open(source, "w") as output:
-        output.write(programs.program_text(programs.SHAPES))
+        output.write(programs.program_text(programs.SHAPES, args.devices))
+    for line in programs.unavailable_lines(programs.SHAPES, args.devices):
+        print(line)
     return harness.compile_libraries(
         args.fuser_compile, source,
         [(variant.name, function, options) for variant, _, _, _, function, options
-         in programs.builds(programs.SHAPES)], args.artifacts)
+         in programs.builds(programs.SHAPES, args.devices)], args.artifacts)
+
+
+def check_artifact_devices(artifacts, devices):
+    """Stops with a message where the artifact folder was built for another
+    device count (each of its runs would fail after seconds of start-up)."""
+    path = os.path.join(artifacts, SOURCE)
+    if not os.path.exists(path):
+        raise SystemExit(f"no {path}: run bench/overlap/build.sh first")
+    with open(path) as source:
+        built_for = programs.mesh_devices(source.read())
+    if built_for != devices:
+        raise SystemExit(f"{artifacts} holds programs for {built_for} devices, "
+                         f"not {devices}: build them with --devices {devices}")
 
 
 # --- PyTorch -----------------------------------------------------------------
@@ -181,10 +204,20 @@ def torch_shape(ranks, shape, seed, iterations, directory):
 
 def run_torch(args):
     ranks = harness.TorchRanks(args.port)
+    if ranks.size != args.devices:
+        raise SystemExit(f"PyTorch runs on {ranks.size} ranks, --devices is "
+                         f"{args.devices}: start it with mpirun -np {args.devices}")
     enable_symmetric_memory(ranks)
     shapes = {}
     for index, shape in enumerate(programs.SHAPES):
         if harness.shape_name(shape) not in args.shapes:
+            continue
+        # Both ops share the inputs; the report names the cells left empty.
+        reasons = [op.split_error(shape, 1, ranks.size) for op in programs.OPS]
+        if any(reasons):
+            if ranks.rank == 0:
+                print(f"== PyTorch skips {harness.shape_name(shape)}: "
+                      + "; ".join(filter(None, reasons)), flush=True)
             continue
         directory = os.path.join(args.work, harness.shape_name(shape))
         os.makedirs(directory, exist_ok=True)
@@ -206,12 +239,13 @@ def run_torch(args):
 
 def run_ours(args):
     harness.check_variants(args.variants, programs.labels())
+    check_artifact_devices(args.artifacts, args.devices)
     torch_shapes = harness.load_results(args.work)[0].get("shapes", {})
     runner = harness.FuserExec(args.fuser_exec, args.mpirun, args.iterations,
-                               args.timeout)
+                               args.timeout, args.devices)
     budget = harness.TimeBudget(args.budget)
     runs = {op.name: {} for op in programs.OPS}
-    builds = sorted(programs.builds(programs.SHAPES),
+    builds = sorted(programs.builds(programs.SHAPES, args.devices),
                     key=lambda build: RUN_ORDER.index(build[1]))
     for variant, label, op, shape, function, _ in builds:
         key = harness.shape_name(shape)
@@ -278,7 +312,7 @@ def targets(summary, ours):
     return misses
 
 
-def op_report(op, torch_shapes, ours_runs):
+def op_report(op, torch_shapes, ours_runs, devices):
     labels = programs.labels()
     times, spreads, ratios = [], [], []
     notes = []
@@ -288,13 +322,14 @@ def op_report(op, torch_shapes, ours_runs):
         ours = ours_runs.get(op.name, {}).get(key, {})
         summary = shape_summary(op, torch_op, ours)
         row_name = ", ".join(map(str, shape))
+        flop = op.flop_per_gpu(shape, devices)
         times.append([row_name,
-                      harness.time_cell(summary["compute"], op.flop_per_gpu(shape)),
+                      harness.time_cell(summary["compute"], flop),
                       harness.time_cell(summary["communication"]),
-                      harness.time_cell(summary["ideal"], op.flop_per_gpu(shape)),
-                      harness.time_cell(summary["sequential"], op.flop_per_gpu(shape)),
-                      harness.time_cell(summary["symmetric_memory"], op.flop_per_gpu(shape))]
-                     + [harness.time_cell(harness.median(ours.get(label)), op.flop_per_gpu(shape))
+                      harness.time_cell(summary["ideal"], flop),
+                      harness.time_cell(summary["sequential"], flop),
+                      harness.time_cell(summary["symmetric_memory"], flop)]
+                     + [harness.time_cell(harness.median(ours.get(label)), flop)
                         for label in labels])
         spreads.append([row_name]
                        + [harness.spread_cell(torch_op.get(name)) for name in
@@ -322,6 +357,7 @@ def op_report(op, torch_shapes, ours_runs):
             notes.append(f"{key} PyTorch's own error against torch.mm(A, B): "
                          + ", ".join(f"{name} {value:.2g}"
                                      for name, value in errors.items()))
+    notes += programs.unavailable_lines(programs.SHAPES, devices, (op,))
     lines = [f"## {op.title}", "",
              "Median ms / TFLOP/s per GPU (communication only: ms):", ""]
     lines += harness.markdown_table(
@@ -344,9 +380,13 @@ def op_report(op, torch_shapes, ours_runs):
 
 def run_report(args):
     torch_results, ours_results = harness.load_results(args.work)
+    torch_devices = torch_results.get("environment", {}).get("gpus", args.devices)
+    if torch_devices != args.devices:
+        raise SystemExit(f"PyTorch's results in {args.work} are of {torch_devices} "
+                         f"GPUs, --devices is {args.devices}")
     method = torch_results.get("method", {})
-    lines = ["# AllGather+GEMM and GEMM+ReduceScatter on 2 GPUs: ours and PyTorch",
-             ""]
+    lines = ["# AllGather+GEMM and GEMM+ReduceScatter on "
+             f"{args.devices} GPUs: ours and PyTorch", ""]
     lines += harness.environment_lines(torch_results.get("environment"),
                                        ours_results.get("runtime_nccl"))
     lines += [
@@ -357,7 +397,7 @@ def run_report(args):
         "barrier, CUDA events around it, the slowest rank's time; median and "
         "min–max over the iterations",
         "- TFLOP/s per GPU: AllGather+GEMM 2·m·n·k, GEMM+ReduceScatter "
-        "2·m·n·k/2 (the DDLB convention); ideal = max(compute only, "
+        f"2·m·n·k/{args.devices} (the DDLB convention); ideal = max(compute only, "
         "communication only), both measured with PyTorch (torch.mm, NCCL)",
         "- bf16 inputs drawn with seed "
         f"{method.get('seed', '?')}; ours run on PyTorch's inputs "
@@ -375,13 +415,16 @@ def run_report(args):
     lines.append("")
     for op in programs.OPS:
         lines += op_report(op, torch_results.get("shapes", {}),
-                           ours_results.get("runs", {}))
+                           ours_results.get("runs", {}), args.devices)
     harness.write_report(lines, args, torch_results, ours_results)
     return 0
 
 
-def main():
+def parse_args(argv=None):
     parser, steps = harness.step_parser(__doc__.split("\n\n")[0], 29531)
+    parser.add_argument("--devices", type=programs.device_count,
+                        default=programs.DEVICES,
+                        help="GPUs, one rank each (default %(default)s)")
     all_shapes = ",".join(map(harness.shape_name, programs.SHAPES))
     for step in ("torch", "ours"):
         steps[step].add_argument(
@@ -390,7 +433,11 @@ def main():
     steps["ours"].add_argument(
         "--validate-all-elements", type=int, default=VALIDATE_ALL_ELEMENTS,
         help="validate every variant where m*n is at most this")
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def main():
+    args = parse_args()
     return {"build": run_build, "torch": run_torch, "ours": run_ours,
             "report": run_report}[args.step](args)
 

@@ -1,6 +1,7 @@
-"""What the 2-GPU benchmarks (bench_overlap.py, bench/mlp/bench_mlp.py) share:
-PyTorch's timing loop, ours through fuser-exec, validation against
-PyTorch's outputs, the environment and markdown tables.
+"""What the GPU benchmarks (bench_overlap.py on 2 or more GPUs,
+bench/mlp/bench_mlp.py on 2) share: PyTorch's timing loop, ours through
+fuser-exec, validation against PyTorch's outputs, the environment and
+markdown tables.
 
 The method (the same for PyTorch and for ours): warm-up first; before each
 timed iteration the devices are drained and the ranks meet at a host
@@ -25,6 +26,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "kernels"))
 from bench_kernels import driver_version  # noqa: E402
+from programs import DEVICES  # noqa: E402
 
 # fuser-exec's lines (runtime/exec/fuser-exec.cpp).
 TIMING = re.compile(r"^fuser-exec: timing (\S+): executions=(\d+) batch=(\d+) "
@@ -173,14 +175,23 @@ def runtime_nccl(fuser_exec):
     return os.path.realpath(found[0]) if found else "not linked"
 
 
-class FuserExec:
-    """Runs programs with fuser-exec --time under mpirun, one at a time."""
+def mpirun_command(devices):
+    """What starts fuser-exec on one rank per GPU."""
+    return f"mpirun --allow-run-as-root -np {devices}"
 
-    def __init__(self, fuser_exec, mpirun, iterations, timeout):
+
+class FuserExec:
+    """Runs programs with fuser-exec --time under mpirun, one at a time:
+    `mpirun` starts the ranks (None: one per GPU of `devices`; empty: no
+    mpirun, one process)."""
+
+    def __init__(self, fuser_exec, mpirun, iterations, timeout,
+                 devices=DEVICES):
         self.fuser_exec = fuser_exec
         # The variables the runs depend on reach every rank; a hung run
         # ends itself (fuser-exec's watchdog) before our timeout kills it.
-        self.mpirun = shlex.split(mpirun)
+        self.mpirun = shlex.split(mpirun_command(devices) if mpirun is None
+                                  else mpirun)
         if self.mpirun:
             self.mpirun += [option for name in FORWARDED_VARIABLES
                             if name in os.environ for option in ("-x", name)]
@@ -403,7 +414,7 @@ def step_parser(description, port):
     build = steps.add_parser("build", help="our libraries (fuser-compile)")
     build.add_argument("artifacts", help="folder to write")
     build.add_argument("fuser_compile")
-    torch = steps.add_parser("torch", help="PyTorch, under mpirun -np 2")
+    torch = steps.add_parser("torch", help="PyTorch, under mpirun, one rank per GPU")
     torch.add_argument("work", help="folder for inputs and results")
     torch.add_argument("--iterations", type=int, default=30)
     torch.add_argument("--port", type=int, default=port,
@@ -413,8 +424,9 @@ def step_parser(description, port):
     ours.add_argument("fuser_exec")
     ours.add_argument("work")
     ours.add_argument("--iterations", type=int, default=30)
-    ours.add_argument("--mpirun", default="mpirun --allow-run-as-root -np 2",
-                      help="what starts fuser-exec on the 2 ranks")
+    ours.add_argument("--mpirun", help="what starts fuser-exec on the ranks "
+                      "(default: mpirun --allow-run-as-root -np D, one rank "
+                      "per GPU)")
     ours.add_argument("--timeout", type=int, default=300,
                       help="seconds one fuser-exec run may take")
     ours.add_argument("--budget", type=int, default=400,

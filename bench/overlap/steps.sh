@@ -1,28 +1,47 @@
-# The steps of a 2-GPU benchmark (bench_overlap.py, bench/mlp/bench_mlp.py),
+# The steps of a GPU benchmark (bench_overlap.py, bench/mlp/bench_mlp.py),
 # sourced by the build.sh and run.sh beside each of them.
 
-# build_benchmark <bench.py> <artifact-dir> <build-dir>: where LLVM/MLIR is,
-# compiles the benchmark's libraries into the artifact folder; a program a
-# variant cannot compile leaves a .log where its library would be.
-build_benchmark() {
-  local bench=$1 artifacts=$2 build=$3
-  [ -x "$build/bin/fuser-compile" ] ||
-    { echo "no $build/bin/fuser-compile: build the compiler first"; return 1; }
-  python3 "$bench" build "$artifacts" "$build/bin/fuser-compile"
+# overlap_name <devices>: the name of the overlap benchmark's artifact
+# folder and reports on that many GPUs: overlap on 2 (its records so far),
+# overlap-dD on D.
+overlap_name() {
+  if [ "$1" = 2 ]; then echo overlap; else echo "overlap-d$1"; fi
 }
 
-# run_benchmark <bench.py> <name> <artifact-dir> <build-dir> <result-dir>: on
-# the GPU machine, PyTorch's step under mpirun, then ours (each library
-# under mpirun through fuser-exec), then the report: <name>.md (also
-# printed) and <name>.json in the result folder. Inputs and expected
-# outputs live in a temporary folder removed at the end. FUSER_BENCH_VARIANTS
-# (comma-separated labels) runs only those of ours.
+# build_benchmark <bench.py> <artifact-dir> <build-dir> [devices]: where
+# LLVM/MLIR is, compiles the benchmark's libraries into the artifact folder;
+# a program a variant cannot compile leaves a .log where its library would
+# be. With devices (a benchmark that takes --devices), the programs are for
+# that many GPUs.
+build_benchmark() {
+  local bench=$1 artifacts=$2 build=$3 device_option=()
+  [ -z "${4:-}" ] || device_option=(--devices "$4")
+  [ -x "$build/bin/fuser-compile" ] ||
+    { echo "no $build/bin/fuser-compile: build the compiler first"; return 1; }
+  python3 "$bench" "${device_option[@]}" build "$artifacts" "$build/bin/fuser-compile"
+}
+
+# run_benchmark <bench.py> <name> <artifact-dir> <build-dir> <result-dir>
+# [devices]: on the GPU machine, PyTorch's step under mpirun, then ours
+# (each library under mpirun through fuser-exec), then the report: <name>.md
+# (also printed) and <name>.json in the result folder, on 2 GPUs or, with
+# devices (a benchmark that takes --devices), on that many. Inputs and
+# expected outputs live in a temporary folder removed at the end.
+# FUSER_BENCH_VARIANTS (comma-separated labels) runs only those of ours.
 run_benchmark() {
-  local bench=$1 name=$2 artifacts build results=$5 work
+  local bench=$1 name=$2 artifacts build results=$5 work ranks=${6:-2} device_option=()
+  [ -z "${6:-}" ] || device_option=(--devices "$6")
   artifacts=$(cd "$3" && pwd)
   build=$(cd "$4" && pwd)
   [ -x "$build/bin/fuser-exec" ] ||
     { echo "no $build/bin/fuser-exec: run scripts/run-gpu-tests.sh first, which builds it"; return 1; }
+  # One rank per GPU: fewer GPUs would fail every run after its start-up.
+  local gpus
+  if command -v nvidia-smi >/dev/null; then
+    gpus=$(nvidia-smi -L | grep -c '^GPU' || true)
+    [ "$gpus" -ge "$ranks" ] ||
+      { echo "$name runs on $ranks GPUs; this machine has $gpus"; return 1; }
+  fi
   mkdir -p "$results"
   work=$(mktemp -d "${TMPDIR:-/tmp}/bench-$name.XXXXXX")
   # Gigabytes of .npy files: gone however the run ends.
@@ -35,14 +54,16 @@ run_benchmark() {
   [ -z "${FUSER_BENCH_VARIANTS:-}" ] || only=(--variants "$FUSER_BENCH_VARIANTS")
   # A failed (or hung: a minute is the norm) PyTorch step leaves ours to
   # run without PyTorch's inputs.
-  timeout --kill-after=30 600 mpirun --allow-run-as-root -np 2 "${forwarded[@]}" \
-    python3 "$bench" torch "$work" ||
+  timeout --kill-after=30 600 mpirun --allow-run-as-root -np "$ranks" "${forwarded[@]}" \
+    python3 "$bench" "${device_option[@]}" torch "$work" ||
     echo "PyTorch's step failed (exit $?): the report has no PyTorch numbers"
   echo "$name: PyTorch took $((SECONDS - started)) s"
   LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    python3 "$bench" ours "$artifacts" "$build/bin/fuser-exec" "$work" "${only[@]}" ||
+    python3 "$bench" "${device_option[@]}" ours "$artifacts" "$build/bin/fuser-exec" \
+      "$work" "${only[@]}" ||
     status=$?
   echo "$name: PyTorch and ours took $((SECONDS - started)) s"
-  python3 "$bench" report "$work" "$results/$name.md" "$results/$name.json" || status=$?
+  python3 "$bench" "${device_option[@]}" report "$work" "$results/$name.md" \
+    "$results/$name.json" || status=$?
   return "$status"
 }
