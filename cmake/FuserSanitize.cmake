@@ -27,16 +27,22 @@ if(FUSER_SANITIZE)
 
   set(FUSER_SANITIZER_INTERPRETER_ENVIRONMENT ${FUSER_SANITIZER_ENVIRONMENT})
   if(FUSER_SANITIZE MATCHES "(^|,)address(,|$)")
-    # OpenMPI leaks by design: cmake/lsan-suppressions.txt names its
-    # libraries.
-    list(APPEND FUSER_SANITIZER_ENVIRONMENT
-      "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/cmake/lsan-suppressions.txt")
+    # LLVM's allocators poison and unpoison their slabs in header code,
+    # which runs both inlined in our instrumented code and in Debian's
+    # uninstrumented libLLVM, which then hands out memory it never
+    # unpoisoned: ASan ignores poisoning by anything but itself.
+    set(asan_options allow_user_poisoning=0)
+    list(APPEND FUSER_SANITIZER_ENVIRONMENT "ASAN_OPTIONS=${asan_options}"
+      # OpenMPI leaks by design: cmake/lsan-suppressions.txt names its
+      # libraries.
+      "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/cmake/lsan-suppressions.txt:print_suppressions=0")
     # MPI_Finalize unloads OpenMPI's components before the leak check, which
     # then cannot tell whose their leaks are from the frames that the fast
     # unwinder records (it stops in them: they keep no frame pointers). The
     # ranks record whole stacks instead, down to libmpi.so; too slow for the
     # compiler, whose every allocation would pay for it.
-    set(FUSER_SANITIZER_MPIRUN_OPTIONS -x ASAN_OPTIONS=fast_unwind_on_malloc=0)
+    set(FUSER_SANITIZER_MPIRUN_OPTIONS
+      -x ASAN_OPTIONS=${asan_options}:fast_unwind_on_malloc=0)
     # ASan must be the first library of a process, so an uninstrumented
     # program gets it preloaded. An interpreter keeps memory to its end
     # through frames that are also on the stack of every allocation of ours,
@@ -46,7 +52,7 @@ if(FUSER_SANITIZE)
     execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
       OUTPUT_VARIABLE asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
     list(APPEND FUSER_SANITIZER_INTERPRETER_ENVIRONMENT
-      "LD_PRELOAD=${asan_runtime}" "ASAN_OPTIONS=detect_leaks=0")
+      "LD_PRELOAD=${asan_runtime}" "ASAN_OPTIONS=${asan_options}:detect_leaks=0")
   endif()
 endif()
 

@@ -31,7 +31,7 @@ for entry in filter(None, config.fuser_sanitizer_environment.split(";")):
     config.environment[name] = os.environ.get(name, value)
 # ASan's allocator holds freed memory back (its quarantine), so resident
 # memory is not the program's there: the soak is UNSUPPORTED: asan.
-if "ASAN_OPTIONS" in config.fuser_sanitizer_mpirun_options:
+if "address" in config.fuser_sanitize.split(","):
     config.available_features.add("asan")
 uninstrumented_prefix = ""
 if config.fuser_sanitizer_interpreter_environment:
@@ -40,15 +40,18 @@ if config.fuser_sanitizer_interpreter_environment:
         for entry in config.fuser_sanitizer_interpreter_environment.split(";")) + " "
     llvm_config.add_tool_substitutions(
         [ToolSubst("python3", command=uninstrumented_prefix + "python3")])
+    config.substitutions = [
+        (name, uninstrumented_prefix + value if name == "%python" else value)
+        for name, value in config.substitutions]
 
 # End-to-end runs: compiled programs executed on MPI ranks.
 if os.path.exists(os.path.join(config.fuser_tools_dir, "fuser-exec")):
     config.available_features.add("mpi")
     llvm_config.add_tool_substitutions(["fuser-compile", "fuser-exec"],
                                        [config.fuser_tools_dir])
-    config.substitutions.append(
-        ("%mpirun", " ".join(["mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=30"]
-                             + config.fuser_sanitizer_mpirun_options.split(";")).rstrip()))
+    mpirun = ["mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=30"]
+    mpirun += filter(None, config.fuser_sanitizer_mpirun_options.split(";"))
+    config.substitutions.append(("%mpirun", " ".join(mpirun)))
 
 # Generated PTX is assembled for sm_90 where a CUDA toolkit is installed.
 cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
