@@ -2,8 +2,6 @@
 
 #include "Checks.h"
 
-#include "fuser/Compile/Compile.h"
-
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -28,9 +26,7 @@ PassManager modulePassManager(MLIRContext &context) {
 
 /// fuser-compile's compilation of `module` up to LLVM IR, objects and
 /// linking aside (upstream's code generation, and slow).
-LogicalResult compile(ModuleOp module, mlir::fuser::HostTarget target) {
-  ::fuser::CompileOptions options;
-  options.target = target;
+LogicalResult compile(ModuleOp module, const ::fuser::CompileOptions &options) {
   FailureOr<::fuser::LLVMDialectPrograms> lowered =
       ::fuser::compileToLLVMDialect(module, options);
   if (failed(lowered))
@@ -52,12 +48,37 @@ LogicalResult runCheck(const Check &check, ModuleOp module) {
       return failure();
     return pm.run(module);
   }
-  case Check::Kind::CompileForCPU:
-    return compile(module, mlir::fuser::HostTarget::CPU);
-  case Check::Kind::CompileForCUDA:
-    return compile(module, mlir::fuser::HostTarget::CUDA);
+  case Check::Kind::Compile:
+    return compile(module, check.options);
   }
   llvm_unreachable("unknown check");
+}
+
+/// fuser-compile's flags for `options`, those left at their defaults
+/// left out.
+std::string compileFlags(const ::fuser::CompileOptions &options) {
+  ::fuser::CompileOptions defaults;
+  std::string flags = options.target == mlir::fuser::HostTarget::CUDA
+                          ? "--target=cuda"
+                          : "--target=cpu";
+  if (options.backend != defaults.backend)
+    flags += " --backend=" + options.backend;
+  if (options.pipelining != defaults.pipelining)
+    flags += " --pipelining=" + options.pipelining;
+  if (options.reshardPlacement != defaults.reshardPlacement)
+    flags += " --reshard-placement=" + options.reshardPlacement;
+  if (options.streams != defaults.streams)
+    flags += " --streams=" + std::to_string(options.streams);
+  if (options.cacheAllocations != defaults.cacheAllocations)
+    flags += options.cacheAllocations ? " --cache-allocations=true"
+                                      : " --cache-allocations=false";
+  return flags;
+}
+
+Check compileCheck(mlir::fuser::HostTarget target) {
+  Check check{Check::Kind::Compile, "", {}};
+  check.options.target = target;
+  return check;
 }
 } // namespace
 
@@ -65,20 +86,46 @@ std::string Check::describe() const {
   switch (kind) {
   case Kind::Passes:
     return "fuser-opt -pass-pipeline='builtin.module(" + pipeline + ")'";
-  case Kind::CompileForCPU:
-    return "fuser-compile --target=cpu";
-  case Kind::CompileForCUDA:
-    return "fuser-compile --target=cuda";
+  case Kind::Compile:
+    return "fuser-compile " + compileFlags(options);
   }
   llvm_unreachable("unknown check");
+}
+
+std::string Check::runLine() const {
+  switch (kind) {
+  case Kind::Passes:
+    return "// RUN: fuser-opt %s -pass-pipeline='builtin.module(" + pipeline +
+           ")'";
+  case Kind::Compile:
+    return "// RUN: fuser-compile %s -o %t.so " + compileFlags(options);
+  }
+  llvm_unreachable("unknown check");
+}
+
+Check randomCompileCheck(Random &random) {
+  bool cuda = random.chance(50);
+  Check check = compileCheck(cuda ? mlir::fuser::HostTarget::CUDA
+                                  : mlir::fuser::HostTarget::CPU);
+  ::fuser::CompileOptions &options = check.options;
+  options.backend = random.pick<std::string>(
+      cuda ? ArrayRef<std::string>{"", "nccl", "cuda_ipc"}
+           : ArrayRef<std::string>{"", "mpi", "nccl"});
+  options.pipelining =
+      random.pick<std::string>({"", "collective", "ring", "none", "auto"});
+  options.reshardPlacement =
+      random.pick<std::string>({"auto", "before", "after"});
+  options.streams = random.pick<int64_t>({0, 0, 1, 2, 3});
+  options.cacheAllocations = random.chance(50);
+  return check;
 }
 
 std::vector<Check> checksFor(llvm::ArrayRef<std::string> pipelines) {
   std::vector<Check> checks;
   for (const std::string &pipeline : pipelines)
-    checks.push_back({Check::Kind::Passes, pipeline});
-  checks.push_back({Check::Kind::CompileForCPU, ""});
-  checks.push_back({Check::Kind::CompileForCUDA, ""});
+    checks.push_back({Check::Kind::Passes, pipeline, {}});
+  checks.push_back(compileCheck(mlir::fuser::HostTarget::CPU));
+  checks.push_back(compileCheck(mlir::fuser::HostTarget::CUDA));
   return checks;
 }
 

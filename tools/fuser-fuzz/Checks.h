@@ -2,13 +2,18 @@
 //
 // An input is parsed and verified, then each check runs on its own copy of
 // the module: the pass pipelines of its file's RUN lines and fuser-compile's
-// whole compilation for CPU ranks and for GPUs, up to LLVM IR, with the
-// pass manager's verifier on. Diagnostics are counted, never printed.
+// whole compilation up to LLVM IR (for CPU ranks and for GPUs with the
+// defaults, and with options drawn at random), with the pass manager's
+// verifier on. Diagnostics are counted, never printed.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSER_TOOLS_FUZZ_CHECKS_H
 #define FUSER_TOOLS_FUZZ_CHECKS_H
+
+#include "Random.h"
+
+#include "fuser/Compile/Compile.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -25,18 +30,28 @@ namespace fuzz {
 
 /// One way of compiling an input.
 struct Check {
-  enum class Kind { Passes, CompileForCPU, CompileForCUDA };
+  enum class Kind { Passes, Compile };
   Kind kind;
   /// For Passes: the elements of `builtin.module(...)`.
   std::string pipeline;
+  /// For Compile: fuser-compile's options.
+  ::fuser::CompileOptions options;
 
   /// How it is written in reports: the fuser-opt or fuser-compile
-  /// arguments that run it.
+  /// command that runs it.
   std::string describe() const;
+  /// A lit RUN line that runs it on the test file.
+  std::string runLine() const;
 };
 
-/// The checks of an input whose file's RUN lines run `pipelines`.
+/// The checks of an input whose file's RUN lines run `pipelines`: those
+/// pipelines, and fuser-compile with its defaults for each target.
 std::vector<Check> checksFor(llvm::ArrayRef<std::string> pipelines);
+
+/// fuser-compile with options drawn from `random`: a target, backend,
+/// pipelining mode, resharding placement, stream count and allocation
+/// caching.
+Check randomCompileCheck(Random &random);
 
 /// The name of the phase that parses and verifies an input.
 constexpr llvm::StringLiteral parsePhase = "parse and verify";

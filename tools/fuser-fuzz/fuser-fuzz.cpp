@@ -93,6 +93,8 @@ struct CrashKind {
   unsigned count = 0;
   fuzz::Mutant example;
   uint64_t index = 0;
+  /// The check it crashed in; none when it crashed while parsing.
+  std::vector<fuzz::Check> reached;
   std::string minimized;
 };
 
@@ -122,23 +124,13 @@ private:
   std::map<const std::vector<std::string> *, std::vector<fuzz::Check>> table;
 };
 
-/// The checks that reached `crash`: the one it was in, none when parsing.
-std::vector<fuzz::Check> checksUpTo(ArrayRef<fuzz::Check> checks,
-                                    const fuzz::Crash &crash) {
-  std::vector<fuzz::Check> reached;
-  copy_if(checks, std::back_inserter(reached), [&](const fuzz::Check &check) {
-    return check.describe() == crash.phase;
-  });
-  return reached;
-}
-
-/// A RUN line that replays a crash found in `phase`.
-std::string runLineOf(StringRef phase, ArrayRef<fuzz::Check> checks) {
+/// The check of `checks` that `crash` happened in; none when parsing.
+std::vector<fuzz::Check> checksReached(ArrayRef<fuzz::Check> checks,
+                                       const fuzz::Crash &crash) {
   for (const fuzz::Check &check : checks)
-    if (check.describe() == phase && check.kind == fuzz::Check::Kind::Passes)
-      return "// RUN: fuser-opt %s -pass-pipeline='builtin.module(" +
-             check.pipeline + ")'\n";
-  return "";
+    if (check.describe() == crash.phase)
+      return {check};
+  return {};
 }
 
 class Fuzzer {
@@ -167,6 +159,7 @@ private:
   }
   /// Counts how `mutant` fared; the crash it is, if it is one.
   std::optional<fuzz::Crash> record(uint64_t index, fuzz::Mutant mutant,
+                                    ArrayRef<fuzz::Check> checksRun,
                                     const fuzz::Outcome &outcome);
   uint64_t crashCount(bool upstream) const;
   void writeCrash(const CrashKind &kind, unsigned number, raw_ostream &os);
@@ -185,6 +178,7 @@ private:
 };
 
 std::optional<fuzz::Crash> Fuzzer::record(uint64_t index, fuzz::Mutant mutant,
+                                          ArrayRef<fuzz::Check> checksRun,
                                           const fuzz::Outcome &outcome) {
   ++tried;
   std::optional<fuzz::Crash> crash = classifier.classify(outcome, mutant.text);
@@ -202,7 +196,8 @@ std::optional<fuzz::Crash> Fuzzer::record(uint64_t index, fuzz::Mutant mutant,
   if (!replaying)
     WithColor::note(errs(), "fuser-fuzz")
         << "mutant " << index << ": " << crash->signature << "\n";
-  kinds.push_back({*crash, 1, std::move(mutant), index, ""});
+  kinds.push_back({*crash, 1, std::move(mutant), index,
+                   checksReached(checksRun, *crash), ""});
   return crash;
 }
 
@@ -212,13 +207,22 @@ void Fuzzer::run() {
     return timeBudget && std::chrono::steady_clock::now() - start >=
                              std::chrono::seconds(timeBudget);
   };
-  std::map<uint64_t, fuzz::Mutant> running;
+  // Each mutant runs its input's checks and one fuser-compile with
+  // options of its own.
+  struct Trial {
+    fuzz::Mutant mutant;
+    std::vector<fuzz::Check> checks;
+  };
+  std::map<uint64_t, Trial> running;
+  auto finishOne = [&] {
+    auto [done, outcome] = sandbox.next();
+    Trial &trial = running[done];
+    record(done, std::move(trial.mutant), trial.checks, outcome);
+    running.erase(done);
+  };
   for (uint64_t index = 0; index < mutantCount && !overBudget(); ++index) {
-    if (sandbox.running() == sandbox.capacity()) {
-      auto [done, outcome] = sandbox.next();
-      record(done, std::move(running[done]), outcome);
-      running.erase(done);
-    }
+    if (sandbox.running() == sandbox.capacity())
+      finishOne();
     if (index && index % 10000 == 0)
       WithColor::note(errs(), "fuser-fuzz")
           << index << " mutants, " << crashCount(false) << " crashes, "
@@ -226,16 +230,16 @@ void Fuzzer::run() {
                  std::chrono::steady_clock::now() - start)
                  .count()
           << " s\n";
-    fuzz::Mutant mutant = mutator.mutate(seed, index);
-    const std::vector<fuzz::Check> &toRun = checks.of(*mutant.source);
-    sandbox.start(index, [&] { return runInChild(mutant.text, toRun); });
-    running.emplace(index, std::move(mutant));
+    Trial trial{mutator.mutate(seed, index), {}};
+    trial.checks = checks.of(*trial.mutant.source);
+    fuzz::Random options(seed, ~index);
+    trial.checks.push_back(fuzz::randomCompileCheck(options));
+    sandbox.start(index,
+                  [&] { return runInChild(trial.mutant.text, trial.checks); });
+    running.emplace(index, std::move(trial));
   }
-  while (sandbox.running()) {
-    auto [done, outcome] = sandbox.next();
-    record(done, std::move(running[done]), outcome);
-    running.erase(done);
-  }
+  while (sandbox.running())
+    finishOne();
 }
 
 void Fuzzer::minimize() {
@@ -243,8 +247,6 @@ void Fuzzer::minimize() {
     kind.minimized = kind.example.text;
     if (!minimizeTries)
       continue;
-    std::vector<fuzz::Check> toRun =
-        checksUpTo(checks.of(*kind.example.source), kind.crash);
     // A hang costs the whole time limit per try.
     unsigned tries = kind.crash.signature.rfind("hang", 0) == 0
                          ? std::min(minimizeTries.getValue(), 20u)
@@ -253,7 +255,7 @@ void Fuzzer::minimize() {
         kind.example.text,
         [&](StringRef candidate) {
           fuzz::Outcome outcome =
-              sandbox.run([&] { return runInChild(candidate, toRun); });
+              sandbox.run([&] { return runInChild(candidate, kind.reached); });
           std::optional<fuzz::Crash> crash =
               classifier.classify(outcome, candidate);
           if (!crash || crash->signature != kind.crash.signature)
@@ -273,10 +275,11 @@ void Fuzzer::writeCrash(const CrashKind &kind, unsigned number,
     origin = "mutant " + std::to_string(kind.index) + " of seed " +
              std::to_string(seed) + ", " + origin + ": " +
              join(kind.example.edits, "; ");
-  std::string header = "// fuser-fuzz: " + kind.crash.signature +
-                       "\n// while: " + kind.crash.phase +
-                       "\n// from: " + origin + "\n" +
-                       runLineOf(kind.crash.phase, checks.of(source));
+  std::string header =
+      "// fuser-fuzz: " + kind.crash.signature +
+      "\n// while: " + kind.crash.phase + "\n// from: " + origin + "\n" +
+      (kind.reached.empty() ? std::string()
+                            : kind.reached.front().runLine() + "\n");
   std::string contents = header + kind.minimized;
   os << contents;
   if (outputDir.empty())
@@ -341,7 +344,7 @@ void Fuzzer::replayCorpus(raw_ostream &os) {
         sandbox.run([&] { return runInChild(input.text, toRun); });
     os << input.file << " input " << input.index << ": ";
     std::optional<fuzz::Crash> crash =
-        record(input.index, {&input, input.text, {}}, outcome);
+        record(input.index, {&input, input.text, {}}, toRun, outcome);
     if (!crash) {
       os << fuzz::describe(fuzz::Verdict(outcome.exitCode)) << "\n";
       continue;
