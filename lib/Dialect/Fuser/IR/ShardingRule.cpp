@@ -93,18 +93,19 @@ ShardingRule ShardingRule::reshape(ArrayRef<int64_t> from,
   ShardingRule rule;
   // Walk both shapes row-major. While the remaining sizes of the current
   // dims divide one another, the smaller is a factor of both; once they do
-  // not (or a size is dynamic and the sizes differ), the dims from there on
-  // cannot share factors.
+  // not (or a size is dynamic or 0 and the sizes differ), the dims from
+  // there on cannot share factors.
   ReshapeSide in(from), out(to);
   while (!in.done() && !out.done()) {
-    bool dynamic =
-        ShapedType::isDynamic(in.rest) || ShapedType::isDynamic(out.rest);
+    bool divisible = !ShapedType::isDynamic(in.rest) &&
+                     !ShapedType::isDynamic(out.rest) && in.rest != 0 &&
+                     out.rest != 0;
     int64_t size;
     if (in.rest == out.rest)
       size = in.rest;
-    else if (!dynamic && in.rest % out.rest == 0)
+    else if (divisible && in.rest % out.rest == 0)
       size = out.rest;
-    else if (!dynamic && out.rest % in.rest == 0)
+    else if (divisible && out.rest % in.rest == 0)
       size = in.rest;
     else
       break;
