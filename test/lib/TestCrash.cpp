@@ -19,8 +19,9 @@ using namespace mlir;
 
 namespace {
 [[gnu::noinline]] void crashWithSegfault() {
-  // A pointer the compiler cannot prove null, so the store is emitted.
-  volatile int *volatile nowhere = nullptr;
+  // An unmapped address the compiler cannot see through, so the store is
+  // emitted; not null, which UBSan would report before the fault.
+  volatile int *volatile nowhere = reinterpret_cast<volatile int *>(64);
   *nowhere = 1;
 }
 

@@ -75,7 +75,30 @@ std::optional<std::string> messageSignature(StringRef errorOutput) {
   if (std::optional<StringRef> line =
           lineWith(errorOutput, "terminate called after throwing"))
     return ("uncaught exception: " + line->trim()).str();
+  if (std::optional<StringRef> line =
+          lineWith(errorOutput, "runtime error: ")) {
+    // UBSan: <file>:<line>:<column>: runtime error: <what>
+    size_t at = line->find("runtime error: ");
+    StringRef where = line->take_front(at).rtrim(": ");
+    where = where.rsplit(':').first.rsplit(':').first;
+    return withoutNumbers(("undefined behaviour: " +
+                           line->drop_front(at + strlen("runtime error: ")) +
+                           " (" + sys::path::filename(where) + ")")
+                              .str());
+  }
   return std::nullopt;
+}
+
+/// The kind of error an AddressSanitizer report names, if there is one:
+/// "AddressSanitizer: heap-use-after-free".
+std::optional<std::string> addressSanitizerError(StringRef errorOutput) {
+  std::optional<StringRef> line =
+      lineWith(errorOutput, "ERROR: AddressSanitizer: ");
+  if (!line)
+    return std::nullopt;
+  StringRef report = line->drop_front(line->find("AddressSanitizer: "));
+  return report.take_front(report.find(' ', strlen("AddressSanitizer: ")))
+      .str();
 }
 
 std::string signalName(int signal) {
@@ -126,7 +149,8 @@ std::string functionName(StringRef name) {
 bool isMachinery(StringRef function, StringRef module) {
   StringRef file = sys::path::filename(module);
   return file.starts_with("libc.so") || file.starts_with("libstdc++") ||
-         file.starts_with("libgcc_s") || function.starts_with("fuzz::") ||
+         file.starts_with("libgcc_s") || file.starts_with("libasan") ||
+         file.starts_with("libubsan") || function.starts_with("fuzz::") ||
          function.starts_with("llvm::report_fatal_error") ||
          function.starts_with("llvm::llvm_unreachable_internal") ||
          function.starts_with("llvm::sys::");
@@ -186,7 +210,8 @@ const CrashClassifier::Frame &CrashClassifier::frameAt(uintptr_t address) {
   return frame;
 }
 
-std::string CrashClassifier::stackSignature(const Outcome &outcome) {
+std::string CrashClassifier::stackSignature(StringRef error,
+                                            const Outcome &outcome) {
   std::vector<std::string> names;
   for (uintptr_t address : outcome.frames) {
     const Frame &frame = frameAt(address);
@@ -196,10 +221,9 @@ std::string CrashClassifier::stackSignature(const Outcome &outcome) {
     if (names.size() == signatureFrames)
       break;
   }
-  std::string signature = signalName(outcome.signal);
   if (names.empty())
-    return signature + " in " + outcome.phase;
-  return signature + " in " + join(names, " < ");
+    return (error + " in " + outcome.phase).str();
+  return (error + " in " + join(names, " < ")).str();
 }
 
 bool CrashClassifier::isUpstream(const Outcome &outcome, StringRef input) {
@@ -235,7 +259,10 @@ std::optional<Crash> CrashClassifier::classify(const Outcome &outcome,
   else if (message)
     crash.signature = *message;
   else if (outcome.signal)
-    crash.signature = stackSignature(outcome);
+    crash.signature = stackSignature(signalName(outcome.signal), outcome);
+  else if (std::optional<std::string> error =
+               addressSanitizerError(outcome.errorOutput))
+    crash.signature = stackSignature(*error, outcome);
   else
     crash.signature = "exit status " + std::to_string(outcome.exitCode) +
                       " in " + outcome.phase;

@@ -47,7 +47,8 @@ private:
     std::string module;
   };
   const Frame &frameAt(uintptr_t address);
-  std::string stackSignature(const Outcome &outcome);
+  /// `error` and the functions on top of the recorded stack.
+  std::string stackSignature(llvm::StringRef error, const Outcome &outcome);
   bool isUpstream(const Outcome &outcome, llvm::StringRef input);
 
   llvm::symbolize::LLVMSymbolizer symbolizer;

@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
 #include <numeric>
 #include <set>
 
@@ -41,6 +42,8 @@ std::string quoted(StringRef text) {
 std::string strangeSize(Random &random, StringRef value, bool allowDynamic) {
   int64_t number = 4;
   value.getAsInteger(10, number);
+  // Neighbours of sizes near the int64_t limit are the limit's choices.
+  number = std::clamp<int64_t>(number, 0, int64_t(1) << 40);
   std::vector<std::string> choices = {
       "0",
       "1",

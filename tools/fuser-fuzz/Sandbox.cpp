@@ -10,12 +10,40 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <dlfcn.h>
 #include <execinfo.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FUSER_FUZZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUSER_FUZZ_ASAN 1
+#endif
+#endif
+
+/// Present when a sanitizer runtime is linked in: it calls the callback
+/// before it ends a process that it found an error in.
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void))
+    __attribute__((weak));
+
+#ifdef FUSER_FUZZ_ASAN
+/// ASan reserves terabytes of address space for its shadow, so children
+/// cannot be limited with RLIMIT_AS: an allocation past the same limit
+/// fails instead, as it would there (operator new throws). The fuzzer's own
+/// handlers take the fatal signals, so crashes read the same as without
+/// ASan. ASAN_OPTIONS given in the environment still win.
+extern "C" const char *__asan_default_options() {
+  return "max_allocation_size_mb=4096:allocator_may_return_null=1:"
+         "handle_segv=0:handle_sigbus=0:handle_sigill=0:handle_sigfpe=0:"
+         "handle_abort=0";
+}
+#endif
 
 namespace fuzz {
 
@@ -47,15 +75,33 @@ void checkSystemCall(bool ok, const char *what) {
 }
 } // namespace
 
+/// Records the stack the child is on in its report.
+static void recordStack() {
+  if (!childReport)
+    return;
+  void *frames[maxFrames];
+  int count = backtrace(frames, maxFrames);
+  for (int i = 0; i < count; ++i)
+    childReport->frames[i] = reinterpret_cast<uintptr_t>(frames[i]);
+  childReport->frameCount = count;
+}
+
 /// Records the stack of the fatal signal, then lets it end the child.
-static void recordCrash(int signal) {
-  if (childReport) {
-    void *frames[maxFrames];
-    int count = backtrace(frames, maxFrames);
-    for (int i = 0; i < count; ++i)
-      childReport->frames[i] = reinterpret_cast<uintptr_t>(frames[i]);
-    childReport->frameCount = count;
+static void recordCrash(int signal, siginfo_t *, void *context) {
+#if defined(__x86_64__)
+  // A call through a broken pointer (a bad cast in a build without
+  // assertions) jumps where no code is, and no unwinder goes on from
+  // there: resume from the return address that call pushed, as if it had
+  // returned. The context is the one the unwinder reads through the
+  // signal frame, and the child ends after this anyway.
+  auto &registers = static_cast<ucontext_t *>(context)->uc_mcontext.gregs;
+  Dl_info image;
+  if (!dladdr(reinterpret_cast<void *>(registers[REG_RIP]), &image)) {
+    registers[REG_RIP] = *reinterpret_cast<greg_t *>(registers[REG_RSP]);
+    registers[REG_RSP] += sizeof(greg_t);
   }
+#endif
+  recordStack();
   // The handler was reset on entry: this ends the child.
   raise(signal);
 }
@@ -112,8 +158,10 @@ void Sandbox::runChild(Slot &slot, llvm::function_ref<int()> work) {
   dup2(devNull, STDIN_FILENO);
   dup2(devNull, STDOUT_FILENO);
   dup2(slot.errorFile, STDERR_FILENO);
+#ifndef FUSER_FUZZ_ASAN
   rlimit memory{limits.memory, limits.memory};
   setrlimit(RLIMIT_AS, &memory);
+#endif
   rlimit noCore{0, 0};
   setrlimit(RLIMIT_CORE, &noCore);
   stack_t stack{};
@@ -121,11 +169,15 @@ void Sandbox::runChild(Slot &slot, llvm::function_ref<int()> work) {
   stack.ss_size = sizeof(alternateStack);
   sigaltstack(&stack, nullptr);
   struct sigaction action {};
-  action.sa_handler = recordCrash;
-  action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+  action.sa_sigaction = recordCrash;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
   sigemptyset(&action.sa_mask);
   for (int signal : fatalSignals)
     sigaction(signal, &action, nullptr);
+  // A sanitizer's report ends the child with exit status 1; its stack is
+  // kept as a signal's is.
+  if (__sanitizer_set_death_callback)
+    __sanitizer_set_death_callback(recordStack);
   int code = work();
   fflush(nullptr);
   _exit(code);

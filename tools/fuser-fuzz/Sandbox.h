@@ -41,7 +41,8 @@ struct Outcome {
 struct SandboxLimits {
   unsigned children = 1;
   std::chrono::seconds time{10};
-  /// Address space of each child, in bytes.
+  /// Address space of each child, in bytes (under ASan, which needs more,
+  /// the largest allocation is limited instead: Sandbox.cpp).
   uint64_t memory = uint64_t(4) << 30;
 };
 
