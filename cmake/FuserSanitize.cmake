@@ -49,10 +49,16 @@ if(FUSER_SANITIZE)
     # so no suppression could tell its leaks from ours: leaks are not looked
     # for there (the same code is leak-checked under fuser-exec and the unit
     # tests).
+    # libstdc++ is preloaded with it: ASan resolves the C++ runtime functions
+    # it intercepts (__cxa_throw) when it starts, and an interpreter written
+    # in C loads libstdc++ only with our first module, too late for that.
     execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
       OUTPUT_VARIABLE asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libstdc++.so
+      OUTPUT_VARIABLE cxx_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
     list(APPEND FUSER_SANITIZER_INTERPRETER_ENVIRONMENT
-      "LD_PRELOAD=${asan_runtime}" "ASAN_OPTIONS=${asan_options}:detect_leaks=0")
+      "LD_PRELOAD=${asan_runtime} ${cxx_runtime}"
+      "ASAN_OPTIONS=${asan_options}:detect_leaks=0")
   endif()
 endif()
 
