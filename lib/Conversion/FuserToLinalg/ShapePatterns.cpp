@@ -108,6 +108,11 @@ struct ReshapeLowering : OpConversionPattern<ReshapingOp> {
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto type = cast<RankedTensorType>(op.getType());
+    // Through one flat line, a result's dims must all be known: an
+    // expand_shape of a dynamic line takes its sizes as values.
+    if (!inputType.hasStaticShape() || !type.hasStaticShape())
+      return op.emitOpError("in a kernel needs static shapes: reshaping ")
+             << inputType << " into " << type << " is not implemented yet";
     auto flatType = RankedTensorType::get({inputType.getNumElements()},
                                           inputType.getElementType());
     // A rank-0 tensor expands into the flat one rather than collapsing.
