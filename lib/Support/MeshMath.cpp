@@ -198,4 +198,48 @@ std::optional<Shape> shardOffsetOn(const Shape &globalShape,
   return offsets;
 }
 
+std::vector<Transfer> planTransfers(const Shape &globalShape, const Mesh &from,
+                                    const DimAxes &fromAxes, const Mesh &to,
+                                    const DimAxes &toAxes) {
+  // The distinct blocks of the source, each with the devices holding it.
+  Shape sourceSizes = localShape(globalShape, fromAxes, from);
+  std::vector<std::pair<Shape, std::vector<int64_t>>> blocks;
+  for (int64_t device : from.devices) {
+    Shape offsets = *shardOffsetOn(globalShape, fromAxes, from, device);
+    auto block = std::find_if(blocks.begin(), blocks.end(), [&](const auto &b) {
+      return b.first == offsets;
+    });
+    if (block == blocks.end())
+      blocks.push_back({offsets, {device}});
+    else
+      block->second.push_back(device);
+  }
+  Shape targetSizes = localShape(globalShape, toAxes, to);
+  std::vector<Transfer> transfers;
+  for (size_t index = 0; index < to.devices.size(); ++index) {
+    int64_t target = to.devices[index];
+    Shape targetOffsets = *shardOffsetOn(globalShape, toAxes, to, target);
+    for (const auto &[blockOffsets, holders] : blocks) {
+      Transfer transfer{0, target, Shape(globalShape.size()),
+                        Shape(globalShape.size())};
+      bool overlaps = true;
+      for (size_t dim = 0; dim < globalShape.size(); ++dim) {
+        int64_t begin = std::max(blockOffsets[dim], targetOffsets[dim]);
+        int64_t end = std::min(blockOffsets[dim] + sourceSizes[dim],
+                               targetOffsets[dim] + targetSizes[dim]);
+        overlaps = overlaps && begin < end;
+        transfer.offsets[dim] = begin;
+        transfer.sizes[dim] = end - begin;
+      }
+      if (!overlaps)
+        continue;
+      auto self = std::find(holders.begin(), holders.end(), target);
+      transfer.source =
+          self != holders.end() ? target : holders[index % holders.size()];
+      transfers.push_back(std::move(transfer));
+    }
+  }
+  return transfers;
+}
+
 } // namespace fuser

@@ -93,4 +93,55 @@ TEST(MeshMath, CheckMeshNamesTheProblem) {
             "mesh has more than 1048576 positions, the most supported");
 }
 
+TEST(MeshMath, TransfersGatherAMeshOntoADeviceOutsideIt) {
+  // Rows split over devices 0, 1, 2; all of them wanted on device 3.
+  std::vector<Transfer> transfers = planTransfers(
+      {6, 4}, Mesh::iota({3}), {{0}, {}}, Mesh{{1}, {3}}, {{}, {}});
+  ASSERT_EQ(transfers.size(), 3u);
+  for (int64_t device = 0; device < 3; ++device) {
+    EXPECT_EQ(transfers[device].source, device);
+    EXPECT_EQ(transfers[device].target, 3);
+    EXPECT_EQ(transfers[device].offsets, (Shape{2 * device, 0}));
+    EXPECT_EQ(transfers[device].sizes, (Shape{2, 4}));
+  }
+}
+
+TEST(MeshMath, TransfersCutBlocksThatStraddleShards) {
+  // Rows split in 2 (blocks of 3) moved to rows split in 3 (blocks of 2):
+  // the middle target takes one row from each source.
+  std::vector<Transfer> transfers =
+      planTransfers({6}, Mesh::iota({2}), {{0}}, Mesh{{3}, {2, 3, 4}}, {{0}});
+  ASSERT_EQ(transfers.size(), 4u);
+  EXPECT_EQ(transfers[0].source, 0);
+  EXPECT_EQ(transfers[0].target, 2);
+  EXPECT_EQ(transfers[0].offsets, (Shape{0}));
+  EXPECT_EQ(transfers[0].sizes, (Shape{2}));
+  EXPECT_EQ(transfers[1].source, 0);
+  EXPECT_EQ(transfers[1].target, 3);
+  EXPECT_EQ(transfers[1].offsets, (Shape{2}));
+  EXPECT_EQ(transfers[1].sizes, (Shape{1}));
+  EXPECT_EQ(transfers[2].source, 1);
+  EXPECT_EQ(transfers[2].target, 3);
+  EXPECT_EQ(transfers[2].offsets, (Shape{3}));
+  EXPECT_EQ(transfers[2].sizes, (Shape{1}));
+  EXPECT_EQ(transfers[3].source, 1);
+  EXPECT_EQ(transfers[3].target, 4);
+  EXPECT_EQ(transfers[3].offsets, (Shape{4}));
+  EXPECT_EQ(transfers[3].sizes, (Shape{2}));
+}
+
+TEST(MeshMath, TransfersPreferTheTargetsOwnCopyThenTakeTurns) {
+  // A value replicated on devices 0 and 1 moved to devices 1, 2, 3: device
+  // 1 copies its own, devices 2 and 3 take it from 0 and 1 in turn.
+  std::vector<Transfer> transfers =
+      planTransfers({4}, Mesh::iota({2}), {{}}, Mesh{{3}, {1, 2, 3}}, {{}});
+  ASSERT_EQ(transfers.size(), 3u);
+  EXPECT_EQ(transfers[0].source, 1);
+  EXPECT_EQ(transfers[0].target, 1);
+  EXPECT_EQ(transfers[1].source, 1);
+  EXPECT_EQ(transfers[1].target, 2);
+  EXPECT_EQ(transfers[2].source, 0);
+  EXPECT_EQ(transfers[2].target, 3);
+}
+
 } // namespace

@@ -90,6 +90,26 @@ std::optional<Shape> shardOffsetOn(const Shape &globalShape,
                                    const DimAxes &dimAxes, const Mesh &mesh,
                                    int64_t device);
 
+/// One block of a value moved between two placements: the part of the
+/// `target` device's shard that it takes from the `source` device's shard,
+/// as global offsets and sizes.
+struct Transfer {
+  int64_t source;
+  int64_t target;
+  Shape offsets;
+  Shape sizes;
+};
+
+/// The transfers that give every device of `to` its shard (as `toAxes`
+/// place it) of a value of static `globalShape` held as `fromAxes` on
+/// `from`. Each part of a target shard comes from one device holding it:
+/// the target itself where it does (a transfer to itself is a local copy),
+/// otherwise the holders of a replicated block take turns by target. Lists
+/// the transfers by target, in mesh order.
+std::vector<Transfer> planTransfers(const Shape &globalShape, const Mesh &from,
+                                    const DimAxes &fromAxes, const Mesh &to,
+                                    const DimAxes &toAxes);
+
 } // namespace fuser
 
 #endif // FUSER_SUPPORT_MESHMATH_H

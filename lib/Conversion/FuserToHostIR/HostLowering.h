@@ -119,6 +119,10 @@ private:
   LogicalResult onMeshOnly(Location loc, MeshAttr mesh,
                            function_ref<LogicalResult()> emit);
   LogicalResult lowerSendRecv(SendRecvOp transfer);
+  /// send_recv between meshes of different shapes (ShardTransfers.cpp).
+  LogicalResult lowerShardTransfers(SendRecvOp transfer);
+  /// The team of `devices` (sorted ids): member i is devices[i].
+  Value teamOfDevices(Location loc, ArrayRef<int64_t> devices);
 
   Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
   /// A fresh buffer (device memory unless told otherwise) for the local

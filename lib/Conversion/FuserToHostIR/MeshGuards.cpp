@@ -5,7 +5,8 @@
 // launches, library calls and communications are guarded by
 // hostir.in_mesh. Buffers are allocated by every rank (outside the guard),
 // so ranks outside a mesh hold placeholders that nothing touches and views
-// stay unguarded. send_recv moves each piece from one mesh to the other.
+// stay unguarded. send_recv between meshes of the same shape moves each
+// piece from one mesh to the other (ShardTransfers.cpp: other shapes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,14 @@ LogicalResult HostLowering::onMeshOnly(Location loc, MeshAttr mesh,
   return emitted;
 }
 
+Value HostLowering::teamOfDevices(Location loc, ArrayRef<int64_t> devices) {
+  auto all = MeshAttr::getOfDevices(
+      builder.getContext(), {static_cast<int64_t>(devices.size())}, devices);
+  return hostir::TeamOp::create(
+      builder, loc, hostir::TeamType::get(builder.getContext(), devices.size()),
+      getRank(loc), all, ArrayRef<int64_t>{0});
+}
+
 namespace {
 /// What one device does in a send_recv: the team indices it sends to and
 /// receives from (-1: none), or whether it keeps its piece (the same device
@@ -86,6 +95,9 @@ struct TransferRole {
 /// that both sends and receives posts the two together, so exchanges
 /// between overlapping meshes cannot deadlock.
 LogicalResult HostLowering::lowerSendRecv(SendRecvOp transfer) {
+  if (getSharding(transfer.getInput()).getMesh().getShape() !=
+      getSharding(transfer.getResult()).getMesh().getShape())
+    return lowerShardTransfers(transfer);
   Location loc = transfer.getLoc();
   Value input = bufferOf(transfer.getInput());
   Value output = allocate(loc, transfer.getResult());
@@ -142,12 +154,7 @@ LogicalResult HostLowering::lowerSendRecv(SendRecvOp transfer) {
     builder.setInsertionPoint(keep.thenBlock()->getTerminator());
     hostir::CopyOp::create(builder, loc, input, output);
   }
-  auto both = MeshAttr::getOfDevices(
-      builder.getContext(), {static_cast<int64_t>(devices.size())}, devices);
-  Value team = hostir::TeamOp::create(
-      builder, loc,
-      hostir::TeamType::get(builder.getContext(), devices.size()),
-      getRank(loc), both, ArrayRef<int64_t>{0});
+  Value team = teamOfDevices(loc, devices);
   auto workType = hostir::WorkType::get(builder.getContext());
   auto send = [&] {
     return hostir::SendOp::create(builder, loc, workType, input, sendTo, team,

@@ -108,3 +108,58 @@ func.func @swapped(%x: tensor<8xf32, #fuser.sharding<#a, [[0]]>>) -> tensor<8xf3
   %0 = fuser.set %x : tensor<8xf32, #fuser.sharding<#a, [[0]]>> -> tensor<8xf32, #fuser.sharding<#b, [[0]]>>
   return %0 : tensor<8xf32, #fuser.sharding<#b, [[0]]>>
 }
+
+// -----
+
+// Meshes neither of the same shape nor slices of one another: each device
+// of the 3-device mesh sends its block of rows to device 3, which receives
+// the three into row windows of its buffer, all as one group on the team
+// of the four devices.
+// CHECK-LABEL: func.func @gather_outside
+// CHECK-SAME: (%[[X:.*]]: memref<2x4xf32>) -> memref<6x4xf32>
+// CHECK: %[[RANK:.*]] = hostir.rank
+// CHECK: %[[OUT:.*]] = hostir.allocate device : memref<6x4xf32>
+// CHECK: %[[TEAM:.*]] = hostir.team %[[RANK]] mesh = #fuser.mesh<[4]> axes = [0] : !hostir.team<4>
+// CHECK: scf.index_switch %[[RANK]]
+// CHECK: case 0 {
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[SENT:.*]] = hostir.coalesce {
+// CHECK-NEXT: hostir.send %{{.*}} to %[[C3]] on %[[TEAM]]
+// CHECK: hostir.wait %[[SENT]]
+// CHECK: case 3 {
+// CHECK: %[[ROWS0:.*]] = memref.subview %[[OUT]][0, 0] [2, 4] [1, 1]
+// CHECK: %[[ROWS1:.*]] = memref.subview %[[OUT]][2, 0] [2, 4] [1, 1]
+// CHECK: %[[ROWS2:.*]] = memref.subview %[[OUT]][4, 0] [2, 4] [1, 1]
+// CHECK: %[[RECEIVED:.*]] = hostir.coalesce {
+// CHECK-NEXT: hostir.recv %[[ROWS0]] from %{{.*}} on %[[TEAM]]
+// CHECK-NEXT: hostir.recv %[[ROWS1]] from %{{.*}} on %[[TEAM]]
+// CHECK-NEXT: hostir.recv %[[ROWS2]] from %{{.*}} on %[[TEAM]]
+// CHECK: hostir.wait %[[RECEIVED]]
+// CHECK: default {
+// CHECK: return %[[OUT]]
+#three = #fuser.mesh<[3]>
+#outside = #fuser.mesh<[1], devices = [3]>
+func.func @gather_outside(%x: tensor<6x4xf32, #fuser.sharding<#three, [[0], []]>>) -> tensor<6x4xf32, #fuser.sharding<#outside, [[], []]>> {
+  %0 = fuser.set %x : tensor<6x4xf32, #fuser.sharding<#three, [[0], []]>> -> tensor<6x4xf32, #fuser.sharding<#outside, [[], []]>>
+  return %0 : tensor<6x4xf32, #fuser.sharding<#outside, [[], []]>>
+}
+
+// -----
+
+// A block that lands with gaps (columns of the row-major target piece) is
+// received into a staging buffer and unpacked from it; a device keeps what
+// it holds itself with a copy.
+// CHECK-LABEL: func.func @columns_to_rows
+// CHECK: case 1 {
+// CHECK: hostir.copy %{{.*}}, %{{.*}} : memref<2x2xf32, strided<[2, 1]>>, memref<2x2xf32, strided<[4, 1], offset: 2>>
+// CHECK: %[[STAGED:.*]] = hostir.allocate device : memref<2x2xf32>
+// CHECK: hostir.coalesce {
+// CHECK: hostir.recv %[[STAGED]]
+// CHECK: hostir.copy %[[STAGED]], %{{.*}} : memref<2x2xf32>, memref<2x2xf32, strided<[4, 1]>>
+// CHECK-NEXT: hostir.deallocate %[[STAGED]]
+#pair = #fuser.mesh<[2]>
+#last3 = #fuser.mesh<[3], devices = [1, 2, 3]>
+func.func @columns_to_rows(%x: tensor<6x4xf32, #fuser.sharding<#pair, [[], [0]]>>) -> tensor<6x4xf32, #fuser.sharding<#last3, [[0], []]>> {
+  %0 = fuser.set %x : tensor<6x4xf32, #fuser.sharding<#pair, [[], [0]]>> -> tensor<6x4xf32, #fuser.sharding<#last3, [[0], []]>>
+  return %0 : tensor<6x4xf32, #fuser.sharding<#last3, [[0], []]>>
+}

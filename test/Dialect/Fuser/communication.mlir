@@ -64,6 +64,15 @@ func.func @mesh_to_mesh(%rows: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>
   return
 }
 
+// Between meshes of different shapes the dim shardings may differ too.
+// CHECK-LABEL: func.func @mesh_to_other_shape
+func.func @mesh_to_other_shape(%rows: tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[3]>, [[0], []]>>) {
+  // CHECK: fuser.comm.send_recv %{{.*}} : {{.*}} -> tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[1], devices = [3]>, {{\[}}[], []]>>
+  %0 = fuser.comm.send_recv %rows
+      : tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[3]>, [[0], []]>> -> tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[1], devices = [3]>, [[], []]>>
+  return
+}
+
 // One axis of a 2-D mesh at a time; the other axis's placement is kept.
 // CHECK-LABEL: func.func @two_d_mesh
 func.func @two_d_mesh(

@@ -211,8 +211,8 @@ func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
 
 #mesh = #fuser.mesh<[2]>
 func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
-  // expected-error @+1 {{'fuser.comm.send_recv' op operand mesh #fuser.mesh<[2]> and result mesh #fuser.mesh<[4]> have different shapes; send_recv pairs equal positions}}
-  %0 = fuser.comm.send_recv %a : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, [[0]]>>
+  // expected-error @+1 {{'fuser.comm.send_recv' op the result is partial; between meshes of different shapes (#fuser.mesh<[2]>, #fuser.mesh<[4]>) send_recv moves shards, which partial values are not}}
+  %0 = fuser.comm.send_recv %a : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, [[]], partial = {0 : sum}>>
   return
 }
 

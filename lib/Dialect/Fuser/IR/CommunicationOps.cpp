@@ -224,10 +224,19 @@ LogicalResult SendRecvOp::verify() {
   if (from == to)
     return emitOpError("operand and result are on the same mesh ")
            << from << "; send_recv moves data between two meshes";
-  if (from.getShape() != to.getShape())
-    return emitOpError("operand mesh ")
-           << from << " and result mesh " << to
-           << " have different shapes; send_recv pairs equal positions";
+  // Between meshes of other shapes, blocks of the shards move; a partial
+  // value has no blocks to take apart.
+  if (from.getShape() != to.getShape()) {
+    for (auto [side, sharding] :
+         {std::pair<StringRef, ShardingAttr>{"operand", sides->input},
+          {"result", sides->result}})
+      if (sharding.isPartial())
+        return emitOpError("the ")
+               << side << " is partial; between meshes of different shapes ("
+               << from << ", " << to
+               << ") send_recv moves shards, which partial values are not";
+    return success();
+  }
   return checkPlacement(*this, "result", sides->result,
                         sides->input.withMesh(to),
                         "the operand's, on the result's mesh");

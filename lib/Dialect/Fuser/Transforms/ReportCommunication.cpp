@@ -9,8 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
+#include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Support/MeshMath.h"
 
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
@@ -18,6 +19,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <map>
 
 namespace mlir::fuser {
 #define GEN_PASS_DEF_REPORTCOMMUNICATION
@@ -60,13 +63,28 @@ static std::optional<int64_t> localBytes(Value value,
          static_cast<int64_t>(layout.getTypeSize(type.getElementType()));
 }
 
+/// Whether `op` is a send_recv between meshes of different shapes, which
+/// moves blocks of shards point to point.
+static bool movesShardBlocks(Operation *op) {
+  auto transfer = dyn_cast<SendRecvOp>(op);
+  return transfer && getSharding(transfer.getInput()).getMesh().getShape() !=
+                         getSharding(transfer.getResult()).getMesh().getShape();
+}
+
 /// The mesh axis `op` acts on and the size of its team: the axis of the
 /// larger of the operand's and the result's meshes, since gather, reduce,
 /// scatter and broadcast have the slice of the other mesh at one index of
 /// it on one side. Only send_recv has no axis: it pairs one rank of each
-/// mesh.
+/// mesh, or, between meshes of different shapes, runs on all their devices.
 static std::pair<std::optional<int64_t>, int64_t> teamOf(Operation *op) {
   auto axis = op->getAttrOfType<IntegerAttr>("axis");
+  if (movesShardBlocks(op)) {
+    SmallVector<int64_t> devices;
+    for (Value value : {op->getOperand(0), Value(op->getResult(0))})
+      llvm::append_range(devices, getSharding(value).getMesh().getDeviceIds());
+    llvm::sort(devices);
+    return {std::nullopt, llvm::unique(devices) - devices.begin()};
+  }
   if (!axis)
     return {std::nullopt, 2};
   int64_t size = 1;
@@ -74,6 +92,36 @@ static std::pair<std::optional<int64_t>, int64_t> teamOf(Operation *op) {
     if (ShardingAttr sharding = getSharding(value))
       size = std::max(size, sharding.getMesh().getAxisSize(axis.getInt()));
   return {axis.getInt(), size};
+}
+
+/// The most bytes a device sends and the most it receives when a
+/// send_recv moves blocks of shards between meshes of different shapes
+/// (blocks it holds itself are copied, not sent).
+static void countShardBlocks(Volume &volume, SendRecvOp transfer) {
+  auto type = cast<RankedTensorType>(transfer.getInput().getType());
+  ShardingAttr from = getSharding(transfer.getInput());
+  ShardingAttr to = getSharding(transfer.getResult());
+  std::map<int64_t, int64_t> sent, received;
+  for (const ::fuser::Transfer &block :
+       ::fuser::planTransfers({type.getShape().begin(), type.getShape().end()},
+                              from.getMesh().toMesh(), from.toDimAxes(),
+                              to.getMesh().toMesh(), to.toDimAxes())) {
+    if (block.source == block.target)
+      continue;
+    int64_t elements = ShapedType::getNumElements(block.sizes);
+    sent[block.source] += elements;
+    received[block.target] += elements;
+  }
+  auto most = [](const std::map<int64_t, int64_t> &elements) {
+    int64_t largest = 0;
+    for (auto [device, count] : elements)
+      largest = std::max(largest, count);
+    return largest;
+  };
+  int64_t elementBytes =
+      DataLayout::closest(transfer).getTypeSize(type.getElementType());
+  volume.sentBytes = most(sent) * elementBytes;
+  volume.receivedBytes = most(received) * elementBytes;
 }
 
 /// Fills in what a rank sends and receives, from its operand piece of
@@ -94,11 +142,19 @@ static LogicalResult countBytes(Volume &volume, int64_t input,
       // its contributions to the n-1 other blocks.
       .Case([&](ReduceScatterOp) { both((n - 1) * result); })
       // A reduce_scatter followed by an allgather of the reduced blocks.
-      .Case([&](AllreduceOp) { both(llvm::divideCeilSigned(2 * (n - 1) * input, n)); })
+      .Case([&](AllreduceOp) {
+        both(llvm::divideCeilSigned(2 * (n - 1) * input, n));
+      })
       // A rank keeps one n-th of its piece and exchanges the rest.
-      .Case([&](AllToAllOp) { both(llvm::divideCeilSigned((n - 1) * input, n)); })
+      .Case(
+          [&](AllToAllOp) { both(llvm::divideCeilSigned((n - 1) * input, n)); })
       .Case([&](AllSliceOp) { both(0); })
-      .Case([&](SendRecvOp) { both(input); })
+      .Case([&](SendRecvOp transfer) {
+        if (movesShardBlocks(transfer))
+          countShardBlocks(volume, transfer);
+        else
+          both(input);
+      })
       .Case([&](CollectivePermuteOp permute) {
         both(permute.getOffset() % n == 0 ? 0 : input);
       })

@@ -5,7 +5,8 @@
 // exactly one communication (or, for all_slice, none):
 //
 //   mesh change   send_recv (same shape), gather / reduce (onto a slice),
-//                 scatter / broadcast (from a slice)
+//                 scatter / broadcast (from a slice), otherwise send_recv of
+//                 the resolved shards (point to point)
 //   same mesh     1. axes leaving a dim, innermost first: all_to_all when the
 //                    axis goes to another dim that is ready for it, else
 //                    allgather;
@@ -203,10 +204,15 @@ LogicalResult ReshardPlanner::convertTo(ShardingAttr target) {
     return convertToSlice(target, slice->first, slice->second);
   if (auto slice = findSlice(to, from))
     return convertFromSlice(target, slice->first, slice->second);
-  return error() << "no communication moves data from mesh " << from
-                 << " to mesh " << to
-                 << ": they are neither the same shape nor a slice of one "
-                    "another";
+  // Meshes no collective connects: resolved shards move point to point.
+  if (target.isPartial())
+    return error() << "cannot move a value onto mesh " << to
+                   << " as a partial value: between meshes of different "
+                      "shapes only shards move";
+  if (failed(convertOnMesh(sharding.withPartial({}, ReductionKind::Sum))))
+    return failure();
+  step<SendRecvOp>(target);
+  return success();
 }
 
 FailureOr<Value> mlir::fuser::emitReshard(OpBuilder &builder, Location loc,

@@ -1,8 +1,8 @@
 // RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-decompose-reshardings))' -verify-diagnostics
 
-func.func @unrelated_meshes(%x: tensor<6xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>>) {
-  // expected-error @+1 {{no communication moves data from mesh #fuser.mesh<[2]> to mesh #fuser.mesh<[3]>: they are neither the same shape nor a slice of one another}}
-  %0 = fuser.set %x : tensor<6xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>> -> tensor<6xf32, #fuser.sharding<#fuser.mesh<[3]>, [[0]]>>
+func.func @partial_onto_unrelated_mesh(%x: tensor<6xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>>) {
+  // expected-error @+1 {{cannot move a value onto mesh #fuser.mesh<[3]> as a partial value: between meshes of different shapes only shards move}}
+  %0 = fuser.set %x : tensor<6xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0]]>> -> tensor<6xf32, #fuser.sharding<#fuser.mesh<[3]>, [[]], partial = {0 : sum}>>
   return
 }
 

@@ -52,6 +52,26 @@ func.func @kinds_across_meshes(%rows: tensor<8x4xf32, #fuser.sharding<#mesh, [[0
 
 // -----
 
+// Meshes that are neither the same shape nor slices of one another: a
+// partial value is resolved on its mesh, then its shards move point to
+// point, whatever the dim shardings on either side.
+#three = #fuser.mesh<[3]>
+#outside = #fuser.mesh<[1], devices = [3]>
+func.func @unrelated_meshes(%rows: tensor<6x4xf32, #fuser.sharding<#three, [[0], []]>>,
+                            %partial: tensor<6x4xf32, #fuser.sharding<#three, [[], []], partial = {0 : sum}>>) {
+  // CHECK-LABEL: func.func @unrelated_meshes
+  // CHECK: fuser.comm.send_recv %{{.*}} : {{.*}} -> tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[1], devices = [3]>, {{\[}}[], []]>>
+  %0 = fuser.set %rows : tensor<6x4xf32, #fuser.sharding<#three, [[0], []]>> -> tensor<6x4xf32, #fuser.sharding<#outside, [[], []]>>
+  // CHECK: fuser.comm.send_recv %{{.*}} : {{.*}} -> tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[2], devices = [3, 4]>, {{\[}}[], [0]]>>
+  %1 = fuser.set %rows : tensor<6x4xf32, #fuser.sharding<#three, [[0], []]>> -> tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[2], devices = [3, 4]>, [[], [0]]>>
+  // CHECK: %[[RESOLVED:.*]] = fuser.comm.allreduce %{{.*}} axis = 0 :
+  // CHECK: fuser.comm.send_recv %[[RESOLVED]] : {{.*}} -> tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[1], devices = [3]>, {{\[}}[], []]>>
+  %2 = fuser.set %partial : tensor<6x4xf32, #fuser.sharding<#three, [[], []], partial = {0 : sum}>> -> tensor<6x4xf32, #fuser.sharding<#outside, [[], []]>>
+  return
+}
+
+// -----
+
 // Changing two mesh axes at once takes one communication per axis.
 // CHECK-LABEL: func.func @two_axes
 // CHECK: fuser.comm.allgather %{{.*}} axis = 0 : {{.*}}{{\[}}[0], [1]]>> -> {{.*}}{{\[}}[], [1]]>>

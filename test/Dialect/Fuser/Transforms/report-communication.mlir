@@ -136,6 +136,22 @@ func.func @mesh_to_mesh(%rows: tensor<8x4xbf16, #rows>) {
   return
 }
 
+// Between meshes of different shapes blocks of shards move: devices 0-2
+// each send their 2 rows (32 bytes) to device 3, which receives all 6.
+// CHECK:        "name": "gather_outside",
+// CHECK-NEXT:   "sent_bytes": 32,
+// CHECK-NEXT:   "received_bytes": 96,
+// CHECK:            "kind": "send_recv",
+// CHECK-NEXT:       "axis": null,
+// CHECK-NEXT:       "team_size": 4,
+// expected-remark @below {{communicates 32 bytes sent, 96 bytes received per rank in 1 communication}}
+func.func @gather_outside(%rows: tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[3]>, [[0], []]>>) {
+  // expected-remark @below {{send_recv (4 ranks): sends 32 bytes, receives 96 bytes per rank}}
+  %0 = fuser.comm.send_recv %rows
+      : tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[3]>, [[0], []]>> -> tensor<6x4xf32, #fuser.sharding<#fuser.mesh<[1], devices = [3]>, [[], []]>>
+  return
+}
+
 // On 3 ranks an allreduce of 32 bytes moves 2 * 2/3 * 32 = 42.7 bytes,
 // counted as 43.
 // CHECK:        "name": "three_ranks",

@@ -103,13 +103,18 @@ def Fuser_ScatterOp : Fuser_CommOp<"scatter",
 }
 
 def Fuser_SendRecvOp : Fuser_CommOp<"send_recv",
-    "move a value between two meshes of the same shape",
+    "move a value between two meshes by point-to-point transfers",
     (ins), ""> {
   let description = [{
-    Operand and result have the same dim shardings and partial state on two
-    different meshes of the same shape; the device at each mesh position of
-    the operand sends its piece to the device at the same position of the
-    result's mesh.
+    Operand and result live on two different meshes. On meshes of the same
+    shape they have the same dim shardings and partial state, and the
+    device at each mesh position of the operand sends its piece to the
+    device at the same position of the result's mesh. On meshes of other
+    shapes (neither is a slice of the other: a gather onto devices outside
+    the operand's mesh, a move to a mesh of another size) any dim shardings
+    may differ, neither side is partial, and every device of the result's
+    mesh receives each block of its piece from one device of the operand's
+    mesh holding it (itself where it does).
   }];
 }
 
