@@ -36,6 +36,8 @@ BROADCAST_OFFSET = "the broadcast view of a sliced operand drops the slice's off
 EXPAND_VIEW = "an expand of a sliced operand needs a copy the host lowering does not make"
 COMMUNICATION_LAYOUT = ("a communication on a 2-D mesh reads a buffer laid out with the "
                         "moved dim inner, and no copy is made")
+SLICE_ORDER = ("an all_slice of a buffer laid out in another order than its result "
+               "is a view no layout states (a transposing copy), and no copy is made")
 PARTIAL_KIND = ("a reduction's result annotated partial with another kind than its "
                 "own builds invalid communications on a 2-D mesh")
 
@@ -57,6 +59,10 @@ KNOWN = {
     ("2x2", "mean_dim0_1"): PARTIAL_KIND,
     ("2x2", "min_dim0_7"): PARTIAL_KIND,
     ("2x2", "pow_1"): COMMUNICATION_LAYOUT,
+    ("2x2", "reshape_flat_4"): COMMUNICATION_LAYOUT,
+    ("2x2", "reshape_flat_5"): SLICE_ORDER,
+    ("2x2", "reshape_flat_7"): COMMUNICATION_LAYOUT,
+    ("2x2", "reshape_split_6"): SLICE_ORDER,
     ("2x2", "select_5"): COMMUNICATION_LAYOUT,
     ("2x2", "set_1"): COMMUNICATION_LAYOUT,
     ("2x2", "set_3"): COMMUNICATION_LAYOUT,
