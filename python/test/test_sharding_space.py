@@ -32,8 +32,6 @@ INTERNAL = re.compile(
     "is not laid out for the communication|op result sharding must be|"
     "failed to legalize|unrealized_conversion_cast|does not dominate")
 
-BROADCAST_OFFSET = "the broadcast view of a sliced operand drops the slice's offset"
-EXPAND_VIEW = "an expand of a sliced operand needs a copy the host lowering does not make"
 COMMUNICATION_LAYOUT = ("a communication on a 2-D mesh reads a buffer laid out with the "
                         "moved dim inner, and no copy is made")
 SLICE_ORDER = ("an all_slice of a buffer laid out in another order than its result "
@@ -43,16 +41,9 @@ PARTIAL_KIND = ("a reduction's result annotated partial with another kind than i
 
 # (mesh shape, case) -> why it fails today.
 KNOWN = {
-    ("2", "broadcast_3"): BROADCAST_OFFSET,
-    ("2", "expand_3"): EXPAND_VIEW,
-    ("4", "broadcast_3"): BROADCAST_OFFSET,
-    ("4", "expand_6"): EXPAND_VIEW,
     ("2x2", "add_1"): COMMUNICATION_LAYOUT,
-    ("2x2", "broadcast_5"): BROADCAST_OFFSET,
-    ("2x2", "broadcast_7"): BROADCAST_OFFSET,
     ("2x2", "compare_6"): COMMUNICATION_LAYOUT,
     ("2x2", "div_6"): COMMUNICATION_LAYOUT,
-    ("2x2", "expand_2"): EXPAND_VIEW,
     ("2x2", "matmul_6"): COMMUNICATION_LAYOUT,
     ("2x2", "max_dim0_6"): PARTIAL_KIND,
     ("2x2", "maximum_2"): COMMUNICATION_LAYOUT,

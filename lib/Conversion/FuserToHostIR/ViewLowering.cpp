@@ -147,11 +147,61 @@ getViewStrides(ViewStrides &views, Operation *op, ArrayRef<int64_t> shape,
 }
 
 /// `type` with a dynamic offset (and its strides).
-static MemRefType withDynamicOffset(MemRefType type) {
-  auto [strides, offset] = type.getStridesAndOffset();
+/// `wanted` with the offset and strides that `view` knows only at run time
+/// dynamic too: a cast to a static value would take it for that value.
+static MemRefType keepingDynamicLayout(MemRefType wanted, MemRefType view) {
+  auto [wantedStrides, wantedOffset] = wanted.getStridesAndOffset();
+  auto [viewStrides, viewOffset] = view.getStridesAndOffset();
+  SmallVector<int64_t> strides(wantedStrides);
+  for (auto [stride, known] : llvm::zip_equal(strides, viewStrides))
+    if (ShapedType::isDynamic(known))
+      stride = ShapedType::kDynamic;
+  // A slice starts inside its operand's buffer, which the result's layout
+  // does not state: an offset the view has is its own.
+  int64_t offset =
+      viewOffset == wantedOffset ? wantedOffset : ShapedType::kDynamic;
+  if (offset == wantedOffset && strides == wantedStrides)
+    return wanted;
   return MemRefType::get(
+      wanted.getShape(), wanted.getElementType(),
+      StridedLayoutAttr::get(wanted.getContext(), offset, strides));
+}
+
+/// `view` with the strides `wanted` states for its unit dims, where they
+/// differ: a unit dim's stride addresses no element, but a cast takes
+/// strides as they are written.
+static Value withUnitDimStrides(OpBuilder &builder, Location loc, Value view,
+                                MemRefType wanted) {
+  auto type = cast<MemRefType>(view.getType());
+  auto [strides, offset] = type.getStridesAndOffset();
+  SmallVector<int64_t> wantedStrides = wanted.getStridesAndOffset().first;
+  bool differs = false;
+  for (auto [size, stride, wantedStride] :
+       llvm::zip_equal(type.getShape(), strides, wantedStrides)) {
+    if (size != 1 || stride == wantedStride ||
+        ShapedType::isDynamic(wantedStride))
+      continue;
+    stride = wantedStride;
+    differs = true;
+  }
+  if (!differs)
+    return view;
+  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, view);
+  SmallVector<OpFoldResult> newStrides;
+  for (auto [dim, stride] : llvm::enumerate(strides))
+    newStrides.push_back(ShapedType::isDynamic(stride)
+                             ? OpFoldResult(metadata.getStrides()[dim])
+                             : OpFoldResult(builder.getIndexAttr(stride)));
+  OpFoldResult newOffset = ShapedType::isDynamic(offset)
+                               ? OpFoldResult(metadata.getOffset())
+                               : OpFoldResult(builder.getIndexAttr(offset));
+  auto resultType = MemRefType::get(
       type.getShape(), type.getElementType(),
-      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides));
+      StridedLayoutAttr::get(builder.getContext(), offset, strides));
+  return memref::ReinterpretCastOp::create(
+      builder, loc, resultType, view, newOffset,
+      getAsIndexOpFoldResult(builder.getContext(), type.getShape()),
+      newStrides);
 }
 
 LogicalResult HostLowering::lowerView(Operation *op) {
@@ -215,18 +265,17 @@ LogicalResult HostLowering::lowerView(Operation *op) {
         *viewStrides);
   }
   // The view's exact strides are the ones the result's type states, or a
-  // more precise (static) version of them. Its offset is its own: a slice
-  // starts inside its operand's buffer, which the layout does not state.
+  // more precise (static) version of them.
   if (view.getType() != wanted) {
-    MemRefType atAnyOffset = withDynamicOffset(wanted);
-    if (memref::CastOp::areCastCompatible(view.getType(), wanted))
-      view = memref::CastOp::create(builder, loc, wanted, view);
-    else if (memref::CastOp::areCastCompatible(view.getType(), atAnyOffset))
-      view = memref::CastOp::create(builder, loc, atAnyOffset, view);
-    else
+    view = withUnitDimStrides(builder, loc, view, wanted);
+    MemRefType target =
+        keepingDynamicLayout(wanted, cast<MemRefType>(view.getType()));
+    if (!memref::CastOp::areCastCompatible(view.getType(), target))
       return op->emitError("the buffer view ")
              << view.getType() << " does not match the result's layout "
              << wanted;
+    if (view.getType() != target)
+      view = memref::CastOp::create(builder, loc, target, view);
   }
   buffers.map(result, view);
   return success();

@@ -45,3 +45,17 @@ func.func @returned_window(%x: tensor<8x4xf32, #rep>) -> tensor<4x4xf32, #rep> {
   %0 = fuser.slice %x starts = [2, 0] limits = [6, 4] steps = [1, 1] : tensor<8x4xf32, #rep> -> tensor<4x4xf32, #rep>
   return %0 : tensor<4x4xf32, #rep>
 }
+
+// a broadcast of a replicated vector whose split dim is the broadcast one,
+// returned as is: each rank's block of the vector, at its offset, repeated
+func.func @returned_broadcast(%s: tensor<8xf32, #rep1>) -> tensor<4x8xf32, #cols> {
+  %0 = fuser.broadcast %s dims = [1] : tensor<8xf32, #rep1> -> tensor<4x8xf32, #cols>
+  return %0 : tensor<4x8xf32, #cols>
+}
+
+// an expand of a replicated row split along its columns: a unit dim of the
+// block keeps the row stride of the whole row, which addresses nothing
+func.func @returned_expand(%r: tensor<1x8xf32, #rep>) -> tensor<4x8xf32, #cols> {
+  %0 = fuser.expand %r : tensor<1x8xf32, #rep> -> tensor<4x8xf32, #cols>
+  return %0 : tensor<4x8xf32, #cols>
+}
