@@ -5,10 +5,7 @@ matches its unsharded reference in every rank's piece of every output
 (run_sharding_space.py on the mesh's CPU ranks), or is refused with a
 diagnostic about what the program asks; a diagnostic of the compiler
 losing track (an invalid op it built, a layout it cannot meet, a type it
-broke) fails like a wrong result.
-
-Cases known to fail are listed with the reason: the test fails when one
-of them passes, so that the list only shrinks."""
+broke) fails like a wrong result."""
 
 import collections
 import os
@@ -32,38 +29,6 @@ INTERNAL = re.compile(
     "is not laid out for the communication|op result sharding must be|"
     "failed to legalize|unrealized_conversion_cast|does not dominate")
 
-COMMUNICATION_LAYOUT = ("a communication on a 2-D mesh reads a buffer laid out with the "
-                        "moved dim inner, and no copy is made")
-SLICE_ORDER = ("an all_slice of a buffer laid out in another order than its result "
-               "is a view no layout states (a transposing copy), and no copy is made")
-PARTIAL_KIND = ("a reduction's result annotated partial with another kind than its "
-                "own builds invalid communications on a 2-D mesh")
-
-# (mesh shape, case) -> why it fails today.
-KNOWN = {
-    ("2x2", "add_1"): COMMUNICATION_LAYOUT,
-    ("2x2", "compare_6"): COMMUNICATION_LAYOUT,
-    ("2x2", "div_6"): COMMUNICATION_LAYOUT,
-    ("2x2", "matmul_6"): COMMUNICATION_LAYOUT,
-    ("2x2", "max_dim0_6"): PARTIAL_KIND,
-    ("2x2", "maximum_2"): COMMUNICATION_LAYOUT,
-    ("2x2", "mean_dim0_1"): PARTIAL_KIND,
-    ("2x2", "min_dim0_7"): PARTIAL_KIND,
-    ("2x2", "pow_1"): COMMUNICATION_LAYOUT,
-    ("2x2", "reshape_flat_4"): COMMUNICATION_LAYOUT,
-    ("2x2", "reshape_flat_5"): SLICE_ORDER,
-    ("2x2", "reshape_flat_7"): COMMUNICATION_LAYOUT,
-    ("2x2", "reshape_split_6"): SLICE_ORDER,
-    ("2x2", "select_5"): COMMUNICATION_LAYOUT,
-    ("2x2", "set_1"): COMMUNICATION_LAYOUT,
-    ("2x2", "set_3"): COMMUNICATION_LAYOUT,
-    ("2x2", "sigmoid_3"): COMMUNICATION_LAYOUT,
-    ("2x2", "sub_4"): COMMUNICATION_LAYOUT,
-    ("2x2", "sub_6"): COMMUNICATION_LAYOUT,
-    ("2x2", "tanh_1"): COMMUNICATION_LAYOUT,
-    ("2x2", "where_5"): COMMUNICATION_LAYOUT,
-}
-
 
 class ShardingSpaceTest(unittest.TestCase):
     maxDiff = None
@@ -72,7 +37,6 @@ class ShardingSpaceTest(unittest.TestCase):
         import sharding_space
         from fuser_mlir import ir
 
-        key = "x".join(map(str, mesh_shape))
         context = ir.Context()
         pipeline = ir.PassManager.parse(PIPELINE, context)
         compiled, problems, refused = [], {}, collections.Counter()
@@ -107,11 +71,7 @@ class ShardingSpaceTest(unittest.TestCase):
         for message, count in refused.most_common():
             print("  %4d refused: %s" % (count, message[:200]))
         self.assertIn("of %d:" % ranks, run.stdout, run.stdout + run.stderr)
-        unexpected = {name: problem for name, problem in problems.items()
-                      if (key, name) not in KNOWN}
-        fixed = [name for (mesh, name) in KNOWN if mesh == key and name not in problems]
-        self.assertEqual(unexpected, {}, summary)
-        self.assertEqual(fixed, [], "known failures that pass now: drop them from KNOWN")
+        self.assertEqual(problems, {}, summary)
 
     @unittest.skipUnless(CAN_RUN, "needs the compiler, the runtime, NumPy and mpirun")
     def test_every_sharding_on_2_ranks(self):

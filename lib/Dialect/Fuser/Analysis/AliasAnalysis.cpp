@@ -15,6 +15,19 @@ AliasAnalysis::AliasAnalysis(Operation *root) {
 Layout AliasAnalysis::getLayout(Value value) const {
   if (std::optional<Alias> alias = getAlias(value))
     return alias->layout;
+  // An all_slice's block is a view of its operand's buffer, whatever its
+  // type states: the operand's order, with a gap outside the split dim
+  // unless that dim is outermost.
+  if (auto slice = value.getDefiningOp<AllSliceOp>()) {
+    Layout layout = getLayout(slice.getInput());
+    if (std::optional<int64_t> dim =
+            getSharding(value).getDimSplitBy(slice.getAxis())) {
+      auto position = llvm::find(layout.order, *dim) - layout.order.begin();
+      if (position > 0)
+        layout.contiguity[position - 1] = false;
+    }
+    return layout;
+  }
   if (ShardingAttr sharding = getSharding(value))
     return Layout::of(sharding);
   return Layout::rowMajor(cast<RankedTensorType>(value.getType()).getRank());

@@ -58,12 +58,15 @@ private:
   }
   void visit(ShardingRuleOpInterface op);
   /// A result's layout may be chosen here when nothing stated it, it is not
-  /// a view, and no view of it was laid out from its current layout.
+  /// a view, no view of it was laid out from its current layout, and no
+  /// communication reads it: fuser-reorder-sharded-axis laid those out for
+  /// it, row-major too, which states no order.
   bool mayChoose(Value result) const {
     return hasUnstatedLayout(result) && !analysis.getAlias(result) &&
            llvm::none_of(result.getUsers(), [&](Operation *user) {
-             return isa<ViewOpInterface>(user) &&
-                    analysis.getAlias(user->getResult(0));
+             return isa<CommunicationOpInterface>(user) ||
+                    (isa<ViewOpInterface>(user) &&
+                     analysis.getAlias(user->getResult(0)));
            });
   }
 

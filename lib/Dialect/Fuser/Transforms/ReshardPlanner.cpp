@@ -87,6 +87,14 @@ static bool isReadyFor(ShardingAttr current, ShardingAttr target, int64_t dim,
 }
 
 LogicalResult ReshardPlanner::convertOnMesh(ShardingAttr target) {
+  // Axes partial on both sides stay pending, which only one kind can be.
+  if (sharding.isPartial() && target.isPartial() &&
+      sharding.getPartialKind() != target.getPartialKind())
+    return error() << "cannot turn a partial "
+                   << stringifyReductionKind(sharding.getPartialKind())
+                   << " into a partial "
+                   << stringifyReductionKind(target.getPartialKind())
+                   << ": resharding only resolves partial values";
   for (int64_t axis : target.getPartialAxes())
     if (!sharding.isPartialOver(axis))
       return error() << "cannot make a value partial over mesh axis " << axis

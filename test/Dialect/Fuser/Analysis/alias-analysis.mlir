@@ -109,3 +109,19 @@ func.func @library_readers(%s: tensor<8xf32, #rows1>, %t: tensor<4x8xf32, #fuser
   %8 = fuser.linear %7, %w : (tensor<8x4xf32, #rows>, tensor<4x4xf32, #rep>) -> tensor<8x4xf32, #rows>
   return
 }
+
+// -----
+
+// An all_slice's block is a view of its operand's buffer whatever its type
+// states: a block of rows of a column-major buffer is column-major with
+// gaps between its columns, so merging its dims needs a copy, and a set
+// of it keeps that layout.
+#mesh = #fuser.mesh<[2]>
+func.func @block_of_a_column_major_buffer(%x: tensor<4x8xf32, #fuser.sharding<#mesh, [[], []], order = [1, 0]>>) {
+  %0 = fuser.comm.all_slice %x axis = 0 : tensor<4x8xf32, #fuser.sharding<#mesh, [[], []], order = [1, 0]>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[0], []]>>
+  // expected-remark @+1 {{not an alias: result dim 0 merges data that is not adjacent in memory}}
+  %1 = fuser.reshape %0 : tensor<4x8xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+  // expected-remark @+1 {{alias of result of 'fuser.comm.all_slice' (root result of 'fuser.comm.all_slice'): order [1, 0] contiguity [false, true]}}
+  %2 = fuser.set %0 : tensor<4x8xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[0], []]>>
+  return
+}

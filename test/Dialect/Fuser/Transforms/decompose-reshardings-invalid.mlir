@@ -60,3 +60,14 @@ func.func @partial_result_of_pointwise(%x: tensor<8xf32, #fuser.sharding<#mesh, 
   %0 = fuser.exp %x : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]], partial = {0 : sum}>>
   return
 }
+
+// -----
+
+// An axis partial on both sides stays pending, as one kind: a partial max
+// does not become a partial sum.
+#mesh = #fuser.mesh<[2, 2]>
+func.func @partial_of_another_kind(%x: tensor<8xf32, #fuser.sharding<#mesh, [[]], partial = {0 : max, 1 : max}>>) {
+  // expected-error @+1 {{cannot turn a partial max into a partial sum: resharding only resolves partial values}}
+  %0 = fuser.set %x : tensor<8xf32, #fuser.sharding<#mesh, [[]], partial = {0 : max, 1 : max}>> -> tensor<8xf32, #fuser.sharding<#mesh, [[1]], partial = {0 : sum}>>
+  return
+}

@@ -75,3 +75,19 @@ func.func @expanded_rows_pass_nothing_on(%x: tensor<8x16xf32, #rep>) {
   %d = fuser.sub %x, %mb : (tensor<8x16xf32, #rep>, tensor<8x16xf32, #rep>) -> tensor<8x16xf32, #rep>
   return
 }
+
+// -----
+
+// A value a communication reads keeps the layout fuser-reorder-sharded-axis
+// gave it, row-major too (which states no order): the copy it inserted to
+// put dim 0 outermost for the second all_to_all stays a copy.
+// CHECK-LABEL: func.func @laid_out_for_a_communication
+// CHECK: %[[COPY:.*]] = fuser.set {{.*}} -> tensor<4x8xf32, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[}}[1], [0]]>>
+// CHECK-NEXT: fuser.comm.all_to_all %[[COPY]] axis = 0
+#mesh = #fuser.mesh<[2, 2]>
+func.func @laid_out_for_a_communication(%x: tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0, 1]]>>) -> tensor<4x8xf32, #fuser.sharding<#mesh, [[1, 0], []]>> {
+  %0 = fuser.comm.all_to_all %x axis = 1 : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0, 1]]>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[1], [0]], order = [1, 0]>>
+  %1 = fuser.set %0 : tensor<4x8xf32, #fuser.sharding<#mesh, [[1], [0]], order = [1, 0]>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[1], [0]]>>
+  %2 = fuser.comm.all_to_all %1 axis = 0 : tensor<4x8xf32, #fuser.sharding<#mesh, [[1], [0]]>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[1, 0], []]>>
+  return %2 : tensor<4x8xf32, #fuser.sharding<#mesh, [[1, 0], []]>>
+}
