@@ -48,43 +48,50 @@ void registerTestShardingRulesPass();
 using namespace llvm;
 namespace cl = llvm::cl;
 
+/// The fuzzer's own options: --help lists these, not LLVM's.
+static cl::OptionCategory fuzzOptions("fuser-fuzz options");
+
 static cl::list<std::string>
     inputs("inputs",
            cl::desc("lit inputs to mutate: .mlir files, or "
                     "directories searched for them"),
-           cl::CommaSeparated);
+           cl::CommaSeparated, cl::cat(fuzzOptions));
 static cl::opt<std::string>
     replay("replay",
            cl::desc("put the inputs of this file through the checks as they "
                     "are, without mutating them, report each, and minimize "
                     "those that crash"),
-           cl::value_desc("file.mlir"));
+           cl::value_desc("file.mlir"), cl::cat(fuzzOptions));
 static cl::opt<uint64_t> seed("seed", cl::desc("seed of the mutations"),
-                              cl::init(1));
-static cl::opt<uint64_t>
-    mutantCount("mutants", cl::desc("how many mutants to try"), cl::init(1000));
+                              cl::init(1), cl::cat(fuzzOptions));
+static cl::opt<uint64_t> mutantCount("mutants",
+                                     cl::desc("how many mutants to try"),
+                                     cl::init(1000), cl::cat(fuzzOptions));
 static cl::opt<unsigned> timeBudget(
     "time-budget",
     cl::desc("stop trying mutants after this many seconds (0: no limit)"),
-    cl::init(0));
+    cl::init(0), cl::cat(fuzzOptions));
 static cl::opt<unsigned> jobs("jobs", cl::desc("children run at once"),
-                              cl::init(1));
+                              cl::init(1), cl::cat(fuzzOptions));
 static cl::opt<unsigned>
     timeout("timeout", cl::desc("seconds after which a child counts as hung"),
-            cl::init(10));
+            cl::init(10), cl::cat(fuzzOptions));
 static cl::opt<unsigned>
-    memoryLimit("memory-limit", cl::desc("address space of each child, in MiB"),
-                cl::init(4096));
+    memoryLimit("memory-limit",
+                cl::desc("address space of each child, in MiB (in an ASan "
+                         "build, which needs more, the largest allocation "
+                         "is limited to 4096 MiB instead)"),
+                cl::init(4096), cl::cat(fuzzOptions));
 static cl::opt<std::string> outputDir(
     "output-dir",
     cl::desc("where each kind of crash is written, minimized (default: "
              "printed only)"),
-    cl::value_desc("directory"));
+    cl::value_desc("directory"), cl::cat(fuzzOptions));
 static cl::opt<unsigned> minimizeTries(
     "minimize-tries",
     cl::desc("candidates tried to minimize each kind of crash (0: keep the "
              "mutant as it is)"),
-    cl::init(400));
+    cl::init(400), cl::cat(fuzzOptions));
 
 namespace {
 /// A kind of crash and its first mutant.
@@ -356,6 +363,7 @@ void Fuzzer::replayCorpus(raw_ostream &os) {
 } // namespace
 
 int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(fuzzOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "Fuser-MLIR mutation fuzzer: mutates lit inputs "
                               "and reports what crashes the compiler\n");
