@@ -27,8 +27,23 @@ def Fuser_AllgatherOp : Fuser_CommOp<"allgather",
     (ins I64Attr:$axis), "`axis` `=` $axis",
     [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
-    The operand is split along mesh axis `axis` on some dim; the result is
-    the same sharding without that axis (same mesh).
+    Every rank receives the whole of the dim that mesh axis `axis` splits: the
+    ranks whose mesh coordinates differ only along `axis` (the team along
+    `axis`, `hostir.team`) exchange their shards, concatenated in team order.
+    Operand and result carry shardings (the verifier requires both) on the same
+    mesh, and `axis` is one of its axes. The operand splits some dim along
+    `axis`; the result has the operand's sharding without that axis (other
+    splits, and any partial state over other axes, are unchanged).
+
+    Host lowering posts a `hostir.allgather` on the team into a fresh buffer and
+    waits for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %y = fuser.comm.allgather %x axis = 0
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+        -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+    ```
   }];
 }
 
@@ -36,10 +51,22 @@ def Fuser_AllSliceOp : Fuser_CommOp<"all_slice",
     "every rank keeps its block of a value replicated along a mesh axis",
     (ins I64Attr:$axis), "`axis` `=` $axis"> {
   let description = [{
-    The inverse of allgather, and the one placement change that moves no
-    data: the operand does not use mesh axis `axis`; the result is the same
-    sharding with one dim additionally split by it (same mesh). Each rank
-    keeps the block its index along the axis selects.
+    The inverse of allgather, and the one placement change that moves no data:
+    each rank keeps the block of a dim that its index along mesh axis `axis`
+    selects. Operand and result carry shardings (the verifier requires both) on
+    the same mesh, and `axis` is one of its axes. The operand does not use
+    `axis` (no dim is split by it and it is not partial over it); the result has
+    the operand's sharding with one dim additionally split by `axis`.
+
+    Host lowering communicates nothing: the result's buffer is a view of the
+    operand's, the block at the rank's index in the team along `axis`.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %y = fuser.comm.all_slice %x axis = 0
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+        -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
+    ```
   }];
 }
 
@@ -47,9 +74,24 @@ def Fuser_AllreduceOp : Fuser_CommOp<"allreduce",
     "resolve a partial value across a mesh axis on every rank",
     (ins I64Attr:$axis), "`axis` `=` $axis"> {
   let description = [{
-    The operand is partial over `axis`; the result is the same sharding with
-    `axis` no longer partial (same mesh). The reduction kind is the
-    operand's partial kind.
+    Resolves a value that is partial over mesh axis `axis`: the ranks whose mesh
+    coordinates differ only along `axis` (the team along `axis`, `hostir.team`)
+    combine their partial values with the operand's partial kind (`sum`, `max`,
+    `min`, `avg`, `prod`), and every one of them receives the result. Operand
+    and result carry shardings (the verifier requires both) on the same mesh,
+    and `axis` is one of its axes. The operand is partial over `axis`; the
+    result has its sharding with `axis` no longer partial.
+
+    Host lowering posts a `hostir.allreduce` on the team (through NCCL where the
+    program communicates through CUDA IPC, which cannot reduce) and waits for
+    it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %y = fuser.comm.allreduce %x axis = 0
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>
+        -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+    ```
   }];
 }
 
@@ -58,8 +100,24 @@ def Fuser_ReduceScatterOp : Fuser_CommOp<"reduce_scatter",
     (ins I64Attr:$axis), "`axis` `=` $axis",
     [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
-    The operand is partial over `axis`; the result is no longer partial over
-    it and has one dim additionally split by `axis` (same mesh).
+    Resolves a value that is partial over mesh axis `axis` and splits one of its
+    dims along the same axis: the ranks whose mesh coordinates differ only along
+    `axis` (the team along `axis`, `hostir.team`) combine their partial values
+    with the operand's partial kind, and each receives only its block of the
+    result. Operand and result carry shardings (the verifier requires both) on
+    the same mesh, and `axis` is one of its axes. The operand is partial over
+    `axis`; the result is not partial over it and has one dim additionally split
+    by `axis`.
+
+    Host lowering posts a `hostir.reduce_scatter` on the team (through NCCL
+    where the program communicates through CUDA IPC) and waits for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %y = fuser.comm.reduce_scatter %x axis = 0
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>
+        -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
+    ```
   }];
 }
 
@@ -67,8 +125,25 @@ def Fuser_ReduceOp : Fuser_CommOp<"reduce",
     "resolve a partial value onto one index of a mesh axis",
     (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root"> {
   let description = [{
-    The operand is partial over `axis`; the result lives on the slice of the
-    operand's mesh at index `root` of `axis` and is not partial over it.
+    Resolves a value that is partial over mesh axis `axis` onto one index of
+    that axis: the ranks whose mesh coordinates differ only along `axis` (the
+    team along `axis`, `hostir.team`) combine their partial values with the
+    operand's partial kind, and only the member at index `root` receives the
+    result. The operand is partial over `axis`. `root` is an index along `axis`
+    (below its size); the rooted side lives on the slice of the full mesh at
+    index `root` of `axis` (the mesh of those devices alone). The result lives
+    there, with the operand's sharding no longer partial over `axis`.
+
+    Host lowering posts a `hostir.reduce` on the team (through NCCL where the
+    program communicates through CUDA IPC) and waits for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    #root0 = #fuser.mesh<[1]>
+    %y = fuser.comm.reduce %x axis = 0 root = 0
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : max}>>
+        -> tensor<8x4xf32, #fuser.sharding<#root0, [[], []]>>
+    ```
   }];
 }
 
@@ -76,9 +151,23 @@ def Fuser_BroadcastCommOp : Fuser_CommOp<"broadcast",
     "copy a value from one index of a mesh axis to the whole axis",
     (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root"> {
   let description = [{
-    The operand lives on the slice of the result's mesh at index `root` of
-    `axis`; the result has the same dim shardings on the full mesh, and no
-    dim is split by `axis`.
+    Copies a value held at index `root` of mesh axis `axis` to every index of
+    that axis: in each team along `axis`, the member at `root` sends its piece
+    to all the others. The result lives on the full mesh and does not use `axis`
+    (no dim split by it, not partial over it). `root` is an index along `axis`
+    (below its size); the rooted side lives on the slice of the full mesh at
+    index `root` of `axis` (the mesh of those devices alone). The operand lives
+    there, with the result's dim shardings.
+
+    Host lowering posts a `hostir.broadcast` on the team and waits for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    #root1 = #fuser.mesh<[1], devices = [1]>
+    %y = fuser.comm.broadcast %x axis = 0 root = 1
+        : tensor<8x4xf32, #fuser.sharding<#root1, [[], []]>>
+        -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
+    ```
   }];
 }
 
@@ -87,8 +176,23 @@ def Fuser_GatherOp : Fuser_CommOp<"gather",
     (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root",
     [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
-    The operand is split along `axis`; the result lives on the slice of the
-    operand's mesh at index `root` of `axis`, without that split.
+    Collects the shards of the dim that mesh axis `axis` splits onto one index
+    of it: in each team along `axis`, the member at `root` receives every
+    member's shard, concatenated in team order. The operand splits a dim along
+    `axis`. `root` is an index along `axis` (below its size); the rooted side
+    lives on the slice of the full mesh at index `root` of `axis` (the mesh of
+    those devices alone). The result lives there, with the operand's sharding
+    without the split along `axis`.
+
+    Host lowering posts a `hostir.gather` on the team and waits for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    #root1 = #fuser.mesh<[1], devices = [1]>
+    %y = fuser.comm.gather %x axis = 0 root = 1
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+        -> tensor<8x4xf32, #fuser.sharding<#root1, [[], []]>>
+    ```
   }];
 }
 
@@ -97,8 +201,22 @@ def Fuser_ScatterOp : Fuser_CommOp<"scatter",
     (ins I64Attr:$axis, I64Attr:$root), "`axis` `=` $axis `root` `=` $root",
     [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
-    The operand lives on the slice of the result's mesh at index `root` of
-    `axis`; the result is additionally split along `axis` on one dim.
+    The inverse of gather: in each team along `axis`, the member at `root` sends
+    every member its block of one dim, which the result splits along `axis`.
+    `root` is an index along `axis` (below its size); the rooted side lives on
+    the slice of the full mesh at index `root` of `axis` (the mesh of those
+    devices alone). The operand lives there, with the result's sharding without
+    the split along `axis`.
+
+    Host lowering posts a `hostir.scatter` on the team and waits for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    #root0 = #fuser.mesh<[1]>
+    %y = fuser.comm.scatter %x axis = 0 root = 0
+        : tensor<8x4xf32, #fuser.sharding<#root0, [[], []]>>
+        -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
+    ```
   }];
 }
 
@@ -106,15 +224,30 @@ def Fuser_SendRecvOp : Fuser_CommOp<"send_recv",
     "move a value between two meshes by point-to-point transfers",
     (ins), ""> {
   let description = [{
-    Operand and result live on two different meshes. On meshes of the same
-    shape they have the same dim shardings and partial state, and the
-    device at each mesh position of the operand sends its piece to the
-    device at the same position of the result's mesh. On meshes of other
-    shapes (neither is a slice of the other: a gather onto devices outside
-    the operand's mesh, a move to a mesh of another size) any dim shardings
-    may differ, neither side is partial, and every device of the result's
-    mesh receives each block of its piece from one device of the operand's
-    mesh holding it (itself where it does).
+    Moves a value between two different meshes by point-to-point transfers (the
+    verifier refuses a move within one mesh).
+
+    * On meshes of the same shape, operand and result have the same dim
+      shardings and partial state, and the device at each position of the
+      operand's mesh sends its piece to the device at the same position of the
+      result's mesh; a device at the same position of both keeps its piece. Host
+      lowering posts these transfers on the team of all devices of both meshes,
+      with each rank's send and receive posted together (`hostir.coalesce`), so
+      that exchanges between overlapping meshes cannot deadlock.
+    * On meshes of other shapes (neither is a slice of the other: a gather onto
+      devices outside the operand's mesh, a move to a mesh of another size) any
+      dim shardings may differ, but neither side may be partial (a partial value
+      has no blocks to take apart). Every device of the result's mesh receives
+      each block of its piece from one device of the operand's mesh that holds
+      it (itself where it does).
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    #other = #fuser.mesh<[2], devices = [2, 3]>
+    %y = fuser.comm.send_recv %x
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+        -> tensor<8x4xf32, #fuser.sharding<#other, [[0], []]>>
+    ```
   }];
 }
 
@@ -123,8 +256,23 @@ def Fuser_AllToAllOp : Fuser_CommOp<"all_to_all",
     (ins I64Attr:$axis), "`axis` `=` $axis",
     [DeclareOpInterfaceMethods<Fuser_CommunicationOpInterface, ["getBlockDim"]>]> {
   let description = [{
-    The operand is split by `axis` on one dim, the result on another; all
-    other placement is equal (same mesh).
+    Moves the split of mesh axis `axis` from one dim to another: in each team
+    along `axis`, member `i` sends block `j` of the dim the result splits to
+    member `j`, and receives member `j`'s block as block `j` of the dim the
+    operand splits. Operand and result carry shardings (the verifier requires
+    both) on the same mesh, and `axis` is one of its axes. The operand splits
+    one dim along `axis`, the result another one; all other placement is equal.
+
+    Host lowering views both buffers with their blocks outermost, packs them
+    into contiguous staging buffers where the views have gaps, posts a
+    `hostir.all_to_all` on the team and waits for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %y = fuser.comm.all_to_all %x axis = 0
+        : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
+        -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
+    ```
   }];
 }
 
@@ -132,10 +280,21 @@ def Fuser_CollectivePermuteOp : Fuser_CommOp<"collective_permute",
     "shift the pieces held along a mesh axis by a fixed offset",
     (ins I64Attr:$axis, I64Attr:$offset), "`axis` `=` $axis `offset` `=` $offset"> {
   let description = [{
-    The rank at index `i` of `axis` sends its piece to index
-    `(i + offset) mod size(axis)`: a ring step of the stream pipelines.
-    Operand and result have the same sharding except for the stream split
-    (the piece held at each step differs, the placement does not).
+    Shifts the pieces held along mesh axis `axis`: the rank at index `i` of
+    `axis` sends its piece to index `(i + offset) mod size(axis)`, a ring step
+    of the stream pipelines. `axis` is an axis of the operand's mesh, and
+    `offset` is not a multiple of its size (which would move nothing). Operand
+    and result have the same placement (mesh, dim axes, partial state); their
+    stream splits may differ, since the piece held at each step differs while
+    the placement does not. Communication reports count it; host lowering has no
+    collective for it.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    #ring = #fuser.sharding<#mesh, [[0], []], stream = {0 : 2}>
+    %y = fuser.comm.collective_permute %x axis = 0 offset = 1
+        : tensor<8x4xf32, #ring> -> tensor<8x4xf32, #ring>
+    ```
   }];
 }
 

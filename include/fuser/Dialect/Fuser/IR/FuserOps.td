@@ -58,19 +58,214 @@ class Fuser_UnaryOp<string mnemonic, Type tensorType, string opSummary>
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericTensor, "elementwise negation">;
-def Fuser_AbsOp : Fuser_UnaryOp<"abs", Fuser_NumericTensor, "elementwise absolute value">;
-def Fuser_ReluOp : Fuser_UnaryOp<"relu", Fuser_NumericTensor, "elementwise max(x, 0)">;
-def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatTensor, "elementwise e^x">;
-def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatTensor, "elementwise natural logarithm">;
-def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatTensor, "elementwise square root">;
-def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatTensor, "elementwise 1/sqrt(x)">;
-def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatTensor, "elementwise tanh">;
-def Fuser_SigmoidOp : Fuser_UnaryOp<"sigmoid", Fuser_FloatTensor, "elementwise 1/(1+e^-x)">;
+def Fuser_NegOp : Fuser_UnaryOp<"neg", Fuser_NumericTensor, "elementwise negation"> {
+  let description = [{
+    Computes `-x` for each element `x` of `input`. Integers are negated in two's
+    complement (`0 - x`, so the most negative value stays itself).
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.neg %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_AbsOp : Fuser_UnaryOp<"abs", Fuser_NumericTensor, "elementwise absolute value"> {
+  let description = [{
+    Computes `|x|` for each element `x` of `input`. Integers are read as signed
+    (`math.absi`: the most negative value stays itself).
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.abs %x : tensor<4x8xi32> -> tensor<4x8xi32>
+    ```
+  }];
+}
+
+def Fuser_ReluOp : Fuser_UnaryOp<"relu", Fuser_NumericTensor, "elementwise max(x, 0)"> {
+  let description = [{
+    Computes `max(x, 0)` for each element `x` of `input`: the rectified linear
+    unit. Integers are compared as signed; for floats a NaN propagates
+    (`arith.maximumf`).
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.relu %x : tensor<4x8xbf16> -> tensor<4x8xbf16>
+    ```
+  }];
+}
+
+def Fuser_ExpOp : Fuser_UnaryOp<"exp", Fuser_FloatTensor, "elementwise e^x"> {
+  let description = [{
+    Computes `e^x` for each element `x` of `input`, which has a floating-point
+    element type.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.exp %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_LogOp : Fuser_UnaryOp<"log", Fuser_FloatTensor, "elementwise natural logarithm"> {
+  let description = [{
+    Computes the natural logarithm `ln(x)` for each element `x` of `input`,
+    which has a floating-point element type: NaN below 0, `-inf` at 0.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.log %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_SqrtOp : Fuser_UnaryOp<"sqrt", Fuser_FloatTensor, "elementwise square root"> {
+  let description = [{
+    Computes the square root of each element of `input`, which has a
+    floating-point element type: NaN below 0.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.sqrt %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_RsqrtOp : Fuser_UnaryOp<"rsqrt", Fuser_FloatTensor, "elementwise 1/sqrt(x)"> {
+  let description = [{
+    Computes `1 / sqrt(x)` for each element `x` of `input`, which has a
+    floating-point element type (the reciprocal square root of normalizations):
+    `+inf` at 0, NaN below 0.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.rsqrt %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatTensor, "elementwise tanh"> {
+  let description = [{
+    Computes the hyperbolic tangent of each element of `input`, which has a
+    floating-point element type.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.tanh %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_SigmoidOp : Fuser_UnaryOp<"sigmoid", Fuser_FloatTensor, "elementwise 1/(1+e^-x)"> {
+  let description = [{
+    Computes the logistic function `1 / (1 + e^-x)` for each element `x` of
+    `input`, which has a floating-point element type.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.sigmoid %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
 
 def Fuser_GeluOp : Fuser_InferredOp<"gelu", "inferUnaryPointwise",
                                     [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise GELU, exact (erf) or tanh-approximated";
+  let description = [{
+    Computes the Gaussian error linear unit of each element `x` of `input`,
+    which has a floating-point element type:
+
+    * `approximation = none` (the default): `0.5 x (1 + erf(x / sqrt(2)))`;
+    * `approximation = tanh`: `0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715
+      x^3)))`, PyTorch's `approximate="tanh"`. A tanh-approximated `gelu` of a
+      `fuser.matmul` or `fuser.linear` result can fold into the library call's
+      epilogue (`fuser-fuse-library-epilogues`).
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.gelu %x approximation = tanh : tensor<4x8xbf16> -> tensor<4x8xbf16>
+    ```
+  }];
   let arguments = (ins Fuser_FloatTensor:$input,
       DefaultValuedAttr<Fuser_GeluApproximationAttr,
                         "GeluApproximation::None">:$approximation);
@@ -89,17 +284,174 @@ class Fuser_BinaryOp<string mnemonic, Type tensorType, string opSummary>
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Fuser_AddOp : Fuser_BinaryOp<"add", Fuser_NumericTensor, "elementwise lhs + rhs">;
-def Fuser_SubOp : Fuser_BinaryOp<"sub", Fuser_NumericTensor, "elementwise lhs - rhs">;
-def Fuser_MulOp : Fuser_BinaryOp<"mul", Fuser_NumericTensor, "elementwise lhs * rhs">;
-def Fuser_DivOp : Fuser_BinaryOp<"div", Fuser_NumericTensor, "elementwise lhs / rhs">;
-def Fuser_MaximumOp : Fuser_BinaryOp<"maximum", Fuser_NumericTensor, "elementwise max(lhs, rhs)">;
-def Fuser_MinimumOp : Fuser_BinaryOp<"minimum", Fuser_NumericTensor, "elementwise min(lhs, rhs)">;
-def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_FloatTensor, "elementwise lhs ^ rhs">;
+def Fuser_AddOp : Fuser_BinaryOp<"add", Fuser_NumericTensor, "elementwise lhs + rhs"> {
+  let description = [{
+    Adds `lhs` and `rhs` element by element. Integers wrap around on overflow.
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit: `fuser.broadcast`, `fuser.expand`; element types meet through
+    `fuser.cast`); the result has them too (inferred up to its sharding). `f16`
+    and `bf16` elements are computed in `f32` and rounded back.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %z = fuser.add %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_SubOp : Fuser_BinaryOp<"sub", Fuser_NumericTensor, "elementwise lhs - rhs"> {
+  let description = [{
+    Subtracts `rhs` from `lhs` element by element. Integers wrap around on
+    overflow.
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit: `fuser.broadcast`, `fuser.expand`; element types meet through
+    `fuser.cast`); the result has them too (inferred up to its sharding). `f16`
+    and `bf16` elements are computed in `f32` and rounded back.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %z = fuser.sub %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_MulOp : Fuser_BinaryOp<"mul", Fuser_NumericTensor, "elementwise lhs * rhs"> {
+  let description = [{
+    Multiplies `lhs` and `rhs` element by element. Integers wrap around on
+    overflow.
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit: `fuser.broadcast`, `fuser.expand`; element types meet through
+    `fuser.cast`); the result has them too (inferred up to its sharding). `f16`
+    and `bf16` elements are computed in `f32` and rounded back.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %z = fuser.mul %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+    ```
+  }];
+}
+
+def Fuser_DivOp : Fuser_BinaryOp<"div", Fuser_NumericTensor, "elementwise lhs / rhs"> {
+  let description = [{
+    Divides `lhs` by `rhs` element by element. Floats divide as IEEE 754
+    (`arith.divf`); integers are signed and the quotient is rounded toward zero
+    (`arith.divsi`), where a division by zero is undefined behaviour.
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit: `fuser.broadcast`, `fuser.expand`; element types meet through
+    `fuser.cast`); the result has them too (inferred up to its sharding). `f16`
+    and `bf16` elements are computed in `f32` and rounded back.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %z = fuser.div %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_MaximumOp : Fuser_BinaryOp<"maximum", Fuser_NumericTensor, "elementwise max(lhs, rhs)"> {
+  let description = [{
+    The larger of `lhs` and `rhs`, element by element. Integers compare as
+    signed; for floats a NaN in either operand gives NaN (`arith.maximumf`).
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit: `fuser.broadcast`, `fuser.expand`; element types meet through
+    `fuser.cast`); the result has them too (inferred up to its sharding). `f16`
+    and `bf16` elements are computed in `f32` and rounded back.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %z = fuser.maximum %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_MinimumOp : Fuser_BinaryOp<"minimum", Fuser_NumericTensor, "elementwise min(lhs, rhs)"> {
+  let description = [{
+    The smaller of `lhs` and `rhs`, element by element. Integers compare as
+    signed; for floats a NaN in either operand gives NaN (`arith.minimumf`).
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit: `fuser.broadcast`, `fuser.expand`; element types meet through
+    `fuser.cast`); the result has them too (inferred up to its sharding). `f16`
+    and `bf16` elements are computed in `f32` and rounded back.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %z = fuser.minimum %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_PowOp : Fuser_BinaryOp<"pow", Fuser_FloatTensor, "elementwise lhs ^ rhs"> {
+  let description = [{
+    Raises each element of `lhs` to the power of the element of `rhs` at the
+    same position (`math.powf`); both have a floating-point element type.
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit: `fuser.broadcast`, `fuser.expand`; element types meet through
+    `fuser.cast`); the result has them too (inferred up to its sharding). `f16`
+    and `bf16` elements are computed in `f32` and rounded back.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %z = fuser.pow %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
 
 def Fuser_CompareOp : Fuser_InferredOp<"compare", "inferCompare",
                                        [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise comparison producing i1";
+  let description = [{
+    Compares `lhs` and `rhs` element by element with the predicate `kind` (`eq`,
+    `ne`, `lt`, `le`, `gt`, `ge`) and yields an `i1` tensor of their shape.
+    Integers compare as signed. Floats compare ordered (false when either is
+    NaN), except `ne`, which is unordered (true when either is NaN), as in C.
+
+    `lhs` and `rhs` have the same shape and element type (broadcasting is
+    explicit); the result type is inferred up to its sharding.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %mask = fuser.compare lt, %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+    ```
+  }];
   let arguments = (ins Fuser_CompareKindAttr:$kind, Fuser_NumericTensor:$lhs,
                        Fuser_NumericTensor:$rhs);
   let results = (outs Fuser_BoolTensor:$result);
@@ -111,6 +463,23 @@ def Fuser_CompareOp : Fuser_InferredOp<"compare", "inferCompare",
 def Fuser_WhereOp : Fuser_InferredOp<"where", "inferWhere",
                                      [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise condition ? on_true : on_false";
+  let description = [{
+    Selects, element by element, `on_true` where `condition` holds and
+    `on_false` elsewhere. `condition` is an `i1` tensor; `on_true` and
+    `on_false` have the same element type, which the result takes, and all three
+    have the same shape (broadcasting is explicit). The result type is inferred
+    up to its sharding.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.where %mask, %x, %zeros
+        : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
   let arguments = (ins Fuser_BoolTensor:$condition, Fuser_Tensor:$on_true,
                        Fuser_Tensor:$on_false);
   let results = (outs Fuser_Tensor:$result);
@@ -121,6 +490,22 @@ def Fuser_WhereOp : Fuser_InferredOp<"where", "inferWhere",
 
 def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ShardingRuleOpInterface]> {
   let summary = "elementwise conversion to the result's element type";
+  let description = [{
+    Converts each element of `input` to the result's element type; the shapes
+    are equal (the verifier refuses a cast that changes the shape). Floats round
+    to the nearest representable value, floats convert to integers by truncation
+    toward zero, integers extend or truncate as signed, and `i1` converts as
+    unsigned (0 or 1). A conversion to `i1` tests `x != 0`.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.cast %x : tensor<4x8xf32> -> tensor<4x8xbf16>
+    ```
+  }];
   let arguments = (ins Fuser_NumericTensor:$input);
   let results = (outs Fuser_NumericTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
@@ -148,16 +533,127 @@ class Fuser_ReductionOp<string mnemonic, Type tensorType, string opSummary>
   }];
 }
 
-def Fuser_SumOp : Fuser_ReductionOp<"sum", Fuser_NumericTensor, "sum over dims">;
-def Fuser_MaxOp : Fuser_ReductionOp<"max", Fuser_NumericTensor, "maximum over dims">;
-def Fuser_MinOp : Fuser_ReductionOp<"min", Fuser_NumericTensor, "minimum over dims">;
-def Fuser_MeanOp : Fuser_ReductionOp<"mean", Fuser_FloatTensor, "mean over dims">;
+def Fuser_SumOp : Fuser_ReductionOp<"sum", Fuser_NumericTensor, "sum over dims"> {
+  let description = [{
+    Sums `input` over `dims`. Integers wrap around on overflow.
+
+    `dims` lists at least one dim of `input`, each once. Reduced dims are
+    removed from the result, or kept with size 1 when `keepdim` is set; the
+    result type is inferred up to its sharding. `f16` and `bf16` elements
+    accumulate in `f32`.
+
+    Sharding: each dim that is not reduced is a factor shared with the result. A
+    reduced dim that is split along mesh axes makes every rank reduce its own
+    piece: the result is partial over those axes with reduction kind `sum`, and
+    a `fuser.comm.allreduce` (or `reduce_scatter`, `reduce`) resolves it where a
+    consumer needs the full value.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %r = fuser.sum %x dims = [1]
+        : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
+        -> tensor<4xf32, #fuser.sharding<#mesh, [[]], partial = {0 : sum}>>
+    ```
+  }];
+}
+
+def Fuser_MaxOp : Fuser_ReductionOp<"max", Fuser_NumericTensor, "maximum over dims"> {
+  let description = [{
+    The largest element of `input` over `dims`. Integers compare as signed; for
+    floats a NaN propagates (`arith.maximumf`).
+
+    `dims` lists at least one dim of `input`, each once. Reduced dims are
+    removed from the result, or kept with size 1 when `keepdim` is set; the
+    result type is inferred up to its sharding. `f16` and `bf16` elements
+    accumulate in `f32`.
+
+    Sharding: each dim that is not reduced is a factor shared with the result. A
+    reduced dim that is split along mesh axes makes every rank reduce its own
+    piece: the result is partial over those axes with reduction kind `max`, and
+    a `fuser.comm.allreduce` (or `reduce_scatter`, `reduce`) resolves it where a
+    consumer needs the full value.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %r = fuser.max %x dims = [1]
+        : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
+        -> tensor<4xf32, #fuser.sharding<#mesh, [[]], partial = {0 : max}>>
+    ```
+  }];
+}
+
+def Fuser_MinOp : Fuser_ReductionOp<"min", Fuser_NumericTensor, "minimum over dims"> {
+  let description = [{
+    The smallest element of `input` over `dims`. Integers compare as signed; for
+    floats a NaN propagates (`arith.minimumf`).
+
+    `dims` lists at least one dim of `input`, each once. Reduced dims are
+    removed from the result, or kept with size 1 when `keepdim` is set; the
+    result type is inferred up to its sharding. `f16` and `bf16` elements
+    accumulate in `f32`.
+
+    Sharding: each dim that is not reduced is a factor shared with the result. A
+    reduced dim that is split along mesh axes makes every rank reduce its own
+    piece: the result is partial over those axes with reduction kind `min`, and
+    a `fuser.comm.allreduce` (or `reduce_scatter`, `reduce`) resolves it where a
+    consumer needs the full value.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %r = fuser.min %x dims = [1]
+        : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
+        -> tensor<4xf32, #fuser.sharding<#mesh, [[]], partial = {0 : min}>>
+    ```
+  }];
+}
+
+def Fuser_MeanOp : Fuser_ReductionOp<"mean", Fuser_FloatTensor, "mean over dims"> {
+  let description = [{
+    The arithmetic mean of `input` over `dims` (floating-point elements only):
+    the sum divided by the number of reduced elements. Shards are of equal size,
+    so the mean of the ranks' means is the global mean: a split reduced dim
+    gives a partial value of kind `avg`.
+
+    `dims` lists at least one dim of `input`, each once. Reduced dims are
+    removed from the result, or kept with size 1 when `keepdim` is set; the
+    result type is inferred up to its sharding. `f16` and `bf16` elements
+    accumulate in `f32`.
+
+    Sharding: each dim that is not reduced is a factor shared with the result. A
+    reduced dim that is split along mesh axes makes every rank reduce its own
+    piece: the result is partial over those axes with reduction kind `avg`, and
+    a `fuser.comm.allreduce` (or `reduce_scatter`, `reduce`) resolves it where a
+    consumer needs the full value.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %r = fuser.mean %x dims = [1]
+        : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
+        -> tensor<4xf32, #fuser.sharding<#mesh, [[]], partial = {0 : avg}>>
+    ```
+  }];
+}
 
 def Fuser_VarMeanOp : Fuser_InferredOp<"var_mean", "inferReduction", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "variance and mean over dims";
   let description = [{
-    Variance (divided by N - correction) and mean of `input` over `dims`.
+    Computes, over `dims` of `input` (floating-point elements), the variance and
+    the mean: `mean = sum(x) / N` and `variance = sum((x - mean)^2) / (N -
+    correction)`, where `N` is the number of reduced elements and `correction`
+    defaults to 1 (Bessel's correction, the unbiased estimate; 0 gives the
+    population variance). Both results have the shape a reduction over `dims`
+    gives (see `fuser.sum`, `keepdim` included) and the input's element type.
+
+    Sharding: dims that are not reduced are factors shared with both results.
+    The reduced dims may not be split: per-rank variances do not combine into
+    the global one by a reduction, so a split reduced dim is gathered before the
+    op and its results are never partial.
+
+    ```mlir
+    %var, %mean = fuser.var_mean %x dims = [2] keepdim {correction = 0 : i64}
+        : tensor<4x8x16xf32> -> tensor<4x8x1xf32>, tensor<4x8x1xf32>
+    ```
   }];
   let arguments = (ins Fuser_FloatTensor:$input, DenseI64ArrayAttr:$dims,
                        UnitAttr:$keepdim,
@@ -180,6 +676,20 @@ class Fuser_CreationOp<string mnemonic, Type tensorType, list<Trait> traits = []
 
 def Fuser_FullOp : Fuser_CreationOp<"full", Fuser_NumericTensor, [Pure]> {
   let summary = "tensor filled with one value";
+  let description = [{
+    A tensor of the result's static shape whose every element is `value`,
+    converted to the element type. The verifier requires a static shape, an
+    integral `value` for integer element types, and 0 or 1 for `i1`.
+
+    Sharding: each result dim is a factor of its own, so the result may be split
+    along any dims; each rank creates its own piece, without communication, and
+    the result is never partial.
+
+    ```mlir
+    %zeros = fuser.full 0.0 : tensor<4x8xbf16>
+    %ones = fuser.full 1.0 : tensor<16xi32>
+    ```
+  }];
   let arguments = (ins F64Attr:$value);
   let assemblyFormat = "$value attr-dict `:` type($result)";
 }
@@ -206,8 +716,28 @@ def Fuser_IotaOp : Fuser_PositionalCreationOp<"iota", Fuser_NumericTensor,
     "`dim` `=` $dim", [Pure]> {
   let summary = "start + i * step along one dim, broadcast along the others";
   let description = [{
-    `i` is the element's global index along `dim` (its local index plus the
-    offset along `dim`, inside kernel functions).
+    Element `(i_0, ..., i_n)` of the result is `start + step * i_dim`, computed
+    in `f64` and converted to the element type, where `i_dim` is the element's
+    global index along `dim` (its local index plus the offset along `dim`,
+    inside kernel functions). Along the other dims the values repeat. `start`
+    defaults to 0 and `step` to 1; `dim` must be a dim of the result.
+
+    The result has a static shape. In a global program the op has no `offsets`;
+    inside a kernel function, which computes a rank's local piece, `at [...]`
+    gives one index per dim: the global position of the piece's first element,
+    so that the piece holds what the global tensor holds there. The verifier
+    checks the static shape and that there are no offsets or one per dim.
+
+    Sharding: each result dim is a factor of its own, so the result may be split
+    along any dims; each rank creates its own piece, without communication, and
+    the result is never partial.
+
+    ```mlir
+    // [[0, 1, ..., 7], [0, 1, ..., 7]]
+    %i = fuser.iota dim = 1 : tensor<2x8xi64>
+    // A kernel's 2x4 piece at global position (%row, %col).
+    %p = fuser.iota dim = 1 at [%row, %col] : tensor<2x4xi64>
+    ```
   }];
 }
 
@@ -216,9 +746,29 @@ def Fuser_UniformOp : Fuser_PositionalCreationOp<"uniform", Fuser_FloatTensor,
     "`low` `=` $low `,` `high` `=` $high `,` `seed` `=` $seed"> {
   let summary = "random values drawn uniformly from [low, high)";
   let description = [{
-    Draws from a counter-based generator keyed by `seed` and the global
-    element index, so a sharded tensor holds the same values as the
-    unsharded one.
+    Random values drawn uniformly from `[low, high)`; the verifier requires `low
+    < high`.
+
+    Each element is drawn from a counter-based generator whose state mixes
+    `seed` with the element's global coordinates (splitmix64 steps), so the
+    values do not depend on how the tensor is sharded or pieced: a sharded
+    tensor holds the values of the unsharded one, and the same op draws the same
+    values in every execution. Draws are computed in `f64` and converted to the
+    (floating-point) element type.
+
+    The result has a static shape. In a global program the op has no `offsets`;
+    inside a kernel function, which computes a rank's local piece, `at [...]`
+    gives one index per dim: the global position of the piece's first element,
+    so that the piece holds what the global tensor holds there. The verifier
+    checks the static shape and that there are no offsets or one per dim.
+
+    Sharding: each result dim is a factor of its own, so the result may be split
+    along any dims; each rank creates its own piece, without communication, and
+    the result is never partial.
+
+    ```mlir
+    %u = fuser.uniform low = 0.0, high = 1.0, seed = 42 : tensor<4x8xf32>
+    ```
   }];
 }
 
@@ -227,9 +777,30 @@ def Fuser_NormalOp : Fuser_PositionalCreationOp<"normal", Fuser_FloatTensor,
     "`mean` `=` $mean `,` `std` `=` $std `,` `seed` `=` $seed"> {
   let summary = "random values drawn from a normal distribution";
   let description = [{
-    Draws from a counter-based generator keyed by `seed` and the global
-    element index, so a sharded tensor holds the same values as the
-    unsharded one.
+    Random values drawn from the normal distribution of mean `mean` and standard
+    deviation `std` (Box-Muller transform of two uniform draws); the verifier
+    requires `std > 0`.
+
+    Each element is drawn from a counter-based generator whose state mixes
+    `seed` with the element's global coordinates (splitmix64 steps), so the
+    values do not depend on how the tensor is sharded or pieced: a sharded
+    tensor holds the values of the unsharded one, and the same op draws the same
+    values in every execution. Draws are computed in `f64` and converted to the
+    (floating-point) element type.
+
+    The result has a static shape. In a global program the op has no `offsets`;
+    inside a kernel function, which computes a rank's local piece, `at [...]`
+    gives one index per dim: the global position of the piece's first element,
+    so that the piece holds what the global tensor holds there. The verifier
+    checks the static shape and that there are no offsets or one per dim.
+
+    Sharding: each result dim is a factor of its own, so the result may be split
+    along any dims; each rank creates its own piece, without communication, and
+    the result is never partial.
+
+    ```mlir
+    %w = fuser.normal mean = 0.0, std = 0.02, seed = 7 : tensor<64x32xbf16>
+    ```
   }];
 }
 
@@ -241,9 +812,22 @@ def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<F
     Fuser_ViewOpInterface]> {
   let summary = "place input dims into a larger result, repeating the rest";
   let description = [{
-    Input dim `i` becomes result dim `dims[i]` (strictly increasing). A mapped
-    dim keeps its size or, if it has size 1, is expanded to the result size.
-    Result dims not in `dims` are new and repeat the input.
+    Places the dims of `input` into a result of higher or equal rank: input dim
+    `i` becomes result dim `dims[i]`. `dims` has one entry per input dim,
+    strictly increasing (reorder with `fuser.permute` first), each a result dim.
+    A mapped dim keeps its size or, if it has size 1, is expanded to the
+    result's size. Result dims not in `dims` are new, and the input repeats
+    along them. Element types are equal.
+
+    Sharding: a mapped dim that keeps its size is a factor shared with the
+    result; expanded and new result dims are factors of the result alone, which
+    it may split without communication (each rank repeats what it holds). The op
+    repeats data, so a partial operand is resolved before it (the smaller
+    tensor), not after.
+
+    ```mlir
+    %y = fuser.broadcast %x dims = [0, 2] : tensor<4x8xf32> -> tensor<4x5x8xf32>
+    ```
   }];
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$dims);
   let results = (outs Fuser_Tensor:$result);
@@ -256,6 +840,19 @@ def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<F
 def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
     Fuser_ViewOpInterface]> {
   let summary = "repeat size-1 dims to the result's sizes";
+  let description = [{
+    Repeats the size-1 dims of `input` to the sizes of the result, which has the
+    same rank and element type; every other dim keeps its size (the verifier
+    checks both). New dims are added with `fuser.broadcast`.
+
+    Sharding: unchanged dims are factors shared with the result; expanded dims
+    are factors of the result alone, which it may split without communication.
+    The op repeats data, so a partial operand is resolved before it, not after.
+
+    ```mlir
+    %y = fuser.expand %x : tensor<4x1x8xf32> -> tensor<4x6x8xf32>
+    ```
+  }];
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
@@ -265,6 +862,19 @@ def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_S
 def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface]> {
   let summary = "remove size-1 dims";
+  let description = [{
+    Removes the dims listed in `dims` from `input`; each must have size 1
+    (statically) and appear once. The other dims keep their order; the result
+    type is inferred up to its sharding.
+
+    Sharding: the remaining dims are factors shared with the result. It is a
+    view: it moves no data, and a partial operand gives a result partial in the
+    same way.
+
+    ```mlir
+    %y = fuser.squeeze %x dims = [1] : tensor<4x1x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$dims);
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = [{
@@ -275,6 +885,21 @@ def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure,
 def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
     Fuser_ViewOpInterface]> {
   let summary = "same elements in row-major order, another shape";
+  let description = [{
+    The elements of `input` in row-major order, in the result's shape. The
+    element types are equal and, where both shapes are static, so are the
+    numbers of elements (the verifier checks both).
+
+    Sharding: both shapes are decomposed into the row-major factors they have in
+    common (`[4, 8] -> [2, 2, 8]` shares 2, 2 and 8), and a split of a factor
+    carries over between operand and result. Where the shapes do not factor into
+    each other, the dims involved may not be split. It is a view: it moves no
+    data, and a partial operand gives a result partial in the same way.
+
+    ```mlir
+    %y = fuser.reshape %x : tensor<4x8xf32> -> tensor<2x2x8xf32>
+    ```
+  }];
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
@@ -284,6 +909,19 @@ def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser
 def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface]> {
   let summary = "reorder dims: result dim i is input dim perm[i]";
+  let description = [{
+    Reorders the dims of `input`: result dim `i` is input dim `perm[i]`. `perm`
+    is a permutation of `[0, rank)`; the result type is inferred up to its
+    sharding.
+
+    Sharding: each input dim is a factor shared with the result dim it becomes,
+    so splits follow their dims. It is a view: it moves no data, and a partial
+    operand gives a result partial in the same way.
+
+    ```mlir
+    %y = fuser.permute %x perm = [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+    ```
+  }];
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = [{
@@ -295,6 +933,24 @@ def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
     DeclareOpInterfaceMethods<Fuser_ViewOpInterface, ["inferViewLayout"]>]> {
   let summary = "strided static window [start, limit) with step, per dim";
+  let description = [{
+    Takes from each dim of `input` the elements `start, start + step, ...` below
+    `limit`, so that result dim `d` has `ceil((limits[d] - starts[d]) /
+    steps[d])` elements. `starts`, `limits` and `steps` have one entry per dim,
+    with `steps[d] >= 1` and `0 <= starts[d] <= limits[d] <= size(d)`; the
+    result type is inferred up to its sharding. The result is a strided view of
+    the input.
+
+    Sharding: a dim the op leaves whole (start 0, limit its size, step 1) is a
+    factor shared with the result; a dim it cuts may not be split, on either
+    side (its elements move between shards). It is a view: it moves no data, and
+    a partial operand gives a result partial in the same way.
+
+    ```mlir
+    %y = fuser.slice %x starts = [1, 0] limits = [3, 8] steps = [1, 3]
+        : tensor<4x8xf32> -> tensor<2x3xf32>
+    ```
+  }];
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$starts,
                        DenseI64ArrayAttr:$limits, DenseI64ArrayAttr:$steps);
   let results = (outs Fuser_Tensor:$result);
@@ -307,6 +963,20 @@ def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure,
 def Fuser_CatOp : Fuser_InferredOp<"cat", "inferCat", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "concatenate along one dim";
+  let description = [{
+    Concatenates `inputs` along `dim` in order. There is at least one input; all
+    have the same rank and element type, and equal sizes in every dim but `dim`,
+    where the result's size is the sum of theirs. The result type is inferred up
+    to its sharding.
+
+    Sharding: the dims other than `dim` are factors shared by the inputs and the
+    result; `dim` may not be split, on any side. The op reduces nothing: partial
+    inputs are resolved before it.
+
+    ```mlir
+    %y = fuser.cat %a, %b dim = 1 : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<4x11xf32>
+    ```
+  }];
   let arguments = (ins Variadic<Fuser_Tensor>:$inputs, I64Attr:$dim);
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = [{
@@ -317,6 +987,21 @@ def Fuser_CatOp : Fuser_InferredOp<"cat", "inferCat", [Pure,
 def Fuser_PadOp : Fuser_InferredOp<"pad", "inferPad", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "add `low` and `high` elements of `value` around each dim";
+  let description = [{
+    Surrounds `input` with `low[d]` elements before and `high[d]` elements after
+    it along each dim `d`, all equal to `value` (default 0) converted to the
+    element type. `low` and `high` have one non-negative entry per dim (shrink
+    with `fuser.slice`); the result type is inferred up to its sharding.
+
+    Sharding: an unpadded dim is a factor shared with the result; a padded dim
+    may not be split, on either side. The op reduces nothing: a partial operand
+    is resolved before it.
+
+    ```mlir
+    %y = fuser.pad %x low = [1, 1] high = [1, 1] {value = -1.0 : f64}
+        : tensor<4x8xf32> -> tensor<6x10xf32>
+    ```
+  }];
   let arguments = (ins Fuser_Tensor:$input, DenseI64ArrayAttr:$low,
                        DenseI64ArrayAttr:$high,
                        DefaultValuedAttr<F64Attr, "0.0">:$value);
@@ -329,6 +1014,19 @@ def Fuser_PadOp : Fuser_InferredOp<"pad", "inferPad", [Pure,
 def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
   let summary = "take one index of a dim, removing the dim";
+  let description = [{
+    Takes index `index` of dim `dim` of `input` and removes that dim: the result
+    is `input[..., index, ...]`, of rank one less. `dim` is a dim of the input
+    and `index` lies within its size; the result type is inferred up to its
+    sharding.
+
+    Sharding: the other dims are factors shared with the result; `dim` may not
+    be split. The op reduces nothing: a partial operand is resolved before it.
+
+    ```mlir
+    %row = fuser.select %x dim = 0 index = 3 : tensor<4x8xf32> -> tensor<8xf32>
+    ```
+  }];
   let arguments = (ins Fuser_Tensor:$input, I64Attr:$dim, I64Attr:$index);
   let results = (outs Fuser_Tensor:$result);
   let assemblyFormat = [{
@@ -346,15 +1044,25 @@ def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
                               ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "batched matrix product [..., M, K] x [..., K, N] -> [..., M, N]";
   let description = [{
-    Both operands have rank >= 2. Either they have the same rank and equal
-    batch dims (other broadcasting is explicit), or `rhs` is a matrix
-    [K, N] that every batch entry of `lhs` multiplies, as in torch.matmul.
-    Accumulation is in f32 for 16-bit inputs.
+    The matrix product of the last two dims of `lhs` `[..., M, K]` and `rhs`
+    `[..., K, N]`, for each index of the batch dims: `[..., M, N]`. Both
+    operands have rank >= 2 and one element type, which the result has. Either
+    they have the same rank and equal batch dims (other broadcasting is
+    explicit), or `rhs` is a matrix `[K, N]` that every batch entry of `lhs`
+    multiplies, as in `torch.matmul`. Accumulation is in `f32` for 16-bit
+    inputs. The op is a library call: host lowering turns it into
+    `hostir.matmul` (cuBLASLt on GPUs).
 
-    An `activation` (floating-point elements only) applies to each element
-    of the product before it is rounded to the result type, in the
-    library's epilogue: `fuser-fuse-library-epilogues` folds a `gelu`
-    (tanh approximation) or `relu` of the product into it.
+    An `activation` (floating-point elements only, which the verifier checks)
+    applies to each element of the product before it is rounded to the result
+    type, in the library's epilogue: `fuser-fuse-library-epilogues` folds a
+    `gelu` (tanh approximation) or `relu` of the product into it.
+
+    Sharding: batch dims, `M` and `N` are factors shared with the result. `K` is
+    a reduction factor: splitting it (in both operands, along the same mesh
+    axes) gives every rank a product of its pieces, and the result is partial
+    with kind `sum` over those axes. Propagation keeps `rhs` (usually a weight)
+    where it is and moves `lhs` to match.
 
     ```mlir
     %y = fuser.matmul %a, %b activation = gelu_tanh
@@ -377,9 +1085,24 @@ def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
                               ["getShardingRule", "getPreferredOperands"]>]> {
   let summary = "input [..., K] x weight [N, K]^T (+ bias [N]) -> [..., N]";
   let description = [{
-    PyTorch's linear: the weight is stored [out_features, in_features]. With
-    a rank-1 weight [K] the last dim is contracted away. An `activation`
-    applies after the bias, as for `fuser.matmul`.
+    PyTorch's linear layer: `input [..., K] x weight^T (+ bias)`, with the
+    weight stored `[N, K]` (`[out_features, in_features]`), gives `[..., N]`.
+    With a rank-1 weight `[K]` the last dim is contracted away (`[...]`) and a
+    bias is a scalar tensor. `input` has rank >= 1; all operands have one
+    element type, which the result has; a bias has shape `[N]` (rank 0 for a
+    rank-1 weight). An `activation` (floating-point elements only) applies after
+    the bias, as for `fuser.matmul`. The op is a library call (`hostir.linear`).
+
+    Sharding: the batch dims of `input` are factors shared with the result, and
+    `N` is shared by the weight, the bias and the result. `K` is a reduction
+    factor: splitting it in `input` and `weight` makes the result partial with
+    kind `sum`. Propagation keeps the weight, then the bias, where they are, so
+    that weights are never redistributed.
+
+    ```mlir
+    %y = fuser.linear %x, %w bias %b activation = gelu_tanh
+        : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+    ```
   }];
   let arguments = (ins Fuser_NumericTensor:$input, Fuser_NumericTensor:$weight,
                        Optional<Fuser_NumericTensor>:$bias,
@@ -400,9 +1123,18 @@ def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType",
     [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface]> {
   let summary = "copy that may change the sharding or layout";
   let description = [{
-    The value is unchanged; the result may be sharded or laid out
-    differently, which makes `set` the user's way to request a resharding.
-    A set whose operand and result types are equal folds away.
+    The value of `input`, unchanged, with the sharding or layout of the result
+    type: a `set` is how a program asks for a resharding (a different split, a
+    replicated copy, the resolution of a partial value, a move to another mesh).
+    Resharding decomposition replaces each `set` that changes the placement by
+    `fuser.comm` ops. Shape and element type are unchanged. A `set` whose
+    operand and result types are equal folds away.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %y = fuser.set %x : tensor<4x8xf32, #fuser.sharding<#mesh, [[0], []]>>
+                     -> tensor<4x8xf32, #fuser.sharding<#mesh, [[], []]>>
+    ```
   }];
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
@@ -415,9 +1147,18 @@ def Fuser_SegmentSetOp : Fuser_InferredOp<"segment_set", "inferSameGlobalType",
      Fuser_SegmentBoundary]> {
   let summary = "explicit segment boundary";
   let description = [{
-    Identity that separates segments (e.g. views from compute). It moves no
-    data: operand and result have the same placement (mesh, dim axes,
-    partial state); only the layout may differ.
+    An identity that marks an explicit segment boundary (e.g. between views and
+    compute). It moves no data: operand and result have the same placement
+    (mesh, dim axes and partial state) or both have no sharding, which the
+    verifier checks; only the layout (dim order) may differ. Reshard with
+    `fuser.set`.
+
+    ```mlir
+    #mesh = #fuser.mesh<[2]>
+    %y = fuser.segment_set %x
+        : tensor<4x8xf32, #fuser.sharding<#mesh, [[], []]>>
+        -> tensor<4x8xf32, #fuser.sharding<#mesh, [[], []], order = [1, 0]>>
+    ```
   }];
   let arguments = (ins Fuser_Tensor:$input);
   let results = (outs Fuser_Tensor:$result);
@@ -433,13 +1174,22 @@ def Fuser_KernelOp : Fuser_Op<"kernel",
     [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "run an outlined kernel segment";
   let description = [{
-    Stands for a fused kernel segment that segmentation outlined into a
-    kernel module: `kernel` names a function over per-rank buffers
-    (memrefs of the local shapes, inputs then outputs, destination-passing),
-    followed by any `index` arguments marked `fuser.mesh_position`, which
-    host lowering fills with the executing rank's position.
-    Operands and results keep their global types and shardings; the
-    verifier checks that the kernel's buffers are their local pieces.
+    Stands for a fused kernel segment that segmentation outlined into a kernel
+    module: `kernel` names a function over per-rank buffers (memrefs of the
+    local shapes, inputs then outputs, destination-passing), followed by any
+    `index` arguments marked `fuser.mesh_position`, which host lowering fills
+    with the executing rank's position along mesh axes. Operands and results
+    keep their global types and shardings; the verifier checks that `kernel` is
+    a function, that its buffers have the shapes and element types of the
+    operands' and results' local pieces, and that every further argument is a
+    marked `index`.
+
+    ```mlir
+    #rows = #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>
+    // @kernels::@scale takes (memref<4x4xf32>, memref<4x4xf32>).
+    %y = fuser.kernel @kernels::@scale(%x)
+        : (tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rows>
+    ```
   }];
   let arguments = (ins SymbolRefAttr:$kernel, Variadic<Fuser_Tensor>:$inputs);
   let results = (outs Variadic<Fuser_Tensor>:$outputs);
