@@ -91,6 +91,10 @@ FailureOr<Combiner>
 mlir::fuser::gpu_schedule::matchCombiner(linalg::GenericOp reduction) {
   Block *body = reduction.getBody();
   Value accumulator = body->getArguments().back();
+  // Warps combine by shuffling integers and floats of a known width; an
+  // index has none.
+  if (!accumulator.getType().isIntOrFloat())
+    return failure();
   Operation *op = body->getTerminator()->getOperand(0).getDefiningOp();
   if (!op || op->getNumOperands() != 2 ||
       !llvm::is_contained(op->getOperands(), accumulator) ||
