@@ -250,7 +250,8 @@ FuserStatus CudaBackend::copy(const FuserBuffer &source,
   // both sides (a transposing copy is a kernel's work).
   if (plan.sourceStrides.back() != 1 || plan.targetStrides.back() != 1)
     return fail("copy: " + describe(source) + " to " + describe(target) +
-                " transposes; the copy engine moves rows that are "
+                " transposes or repeats elements; the copy engine moves "
+                "rows that are "
                 "contiguous on both sides");
   int64_t width = plan.sizes.back() * element;
   if (rank == 1)
@@ -258,9 +259,13 @@ FuserStatus CudaBackend::copy(const FuserBuffer &source,
                                      getStream()),
                      op, "cudaMemcpyAsync");
   // Rows of the two innermost dims in one 2-D copy; loops over the rest.
+  // A pitch shorter than a row (a broadcast source repeats its rows, stride
+  // 0) is not one the copy engine takes: such rows go one by one.
   int64_t height = plan.sizes[rank - 2];
   size_t sourcePitch = plan.sourceStrides[rank - 2] * element,
          targetPitch = plan.targetStrides[rank - 2] * element;
+  bool rowByRow = plan.sourceStrides[rank - 2] * element < width ||
+                  plan.targetStrides[rank - 2] * element < width;
   int64_t outer = 1;
   for (int64_t dim = 0; dim < rank - 2; ++dim)
     outer *= plan.sizes[dim];
@@ -272,8 +277,18 @@ FuserStatus CudaBackend::copy(const FuserBuffer &source,
       sourceOffset += position * plan.sourceStrides[dim];
       targetOffset += position * plan.targetStrides[dim];
     }
-    if (checkCuda(cudaMemcpy2DAsync(to + targetOffset * element, targetPitch,
-                                    from + sourceOffset * element, sourcePitch,
+    char *target = to + targetOffset * element;
+    const char *source = from + sourceOffset * element;
+    if (rowByRow) {
+      for (int64_t row = 0; row < height; ++row)
+        if (checkCuda(cudaMemcpyAsync(target + row * targetPitch,
+                                      source + row * sourcePitch, width,
+                                      cudaMemcpyDefault, getStream()),
+                      op, "cudaMemcpyAsync"))
+          return FUSER_FAILED;
+      continue;
+    }
+    if (checkCuda(cudaMemcpy2DAsync(target, targetPitch, source, sourcePitch,
                                     width, height, cudaMemcpyDefault,
                                     getStream()),
                   op, "cudaMemcpy2DAsync"))

@@ -187,6 +187,22 @@ TEST_F(CudaMemory, StridedCopiesThroughTheCopyEngine) {
       << fuser_last_error();
 }
 
+TEST_F(CudaMemory, BroadcastRowsCopyOneByOne) {
+  // A row repeated 3 times (stride 0), as a returned broadcast view holds
+  // it: no pitch the copy engine takes.
+  DeviceTensor<float> row({4}, FUSER_F32);
+  row.upload(iota(4, 1));
+  int64_t sizes[] = {3, 4}, strides[] = {0, 1};
+  FuserBuffer view = *row.view();
+  view.rank = 2;
+  view.sizes = sizes;
+  view.strides = strides;
+  DeviceTensor<float> dense({3, 4}, FUSER_F32);
+  ASSERT_EQ(fuser_copy(&view, dense.view()), FUSER_OK) << fuser_last_error();
+  EXPECT_EQ(dense.download(),
+            (std::vector<float>{1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4}));
+}
+
 using CudaIpc = CudaTest;
 
 TEST_F(CudaIpc, RingOfPeerCopiesSharesOnce) {
