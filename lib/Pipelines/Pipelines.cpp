@@ -57,10 +57,10 @@ void ::fuser::buildFuserToHostIRPipeline(
   passes::VerifyStageOptions segmented;
   segmented.stage = "segmented";
   pm.addNestedPass<func::FuncOp>(passes::createVerifyStage(segmented));
-  passes::LowerFuserToHostIROptions lower;
+  passes::ConvertFuserToHostIROptions lower;
   lower.backend = options.backend;
   lower.pipelining = options.pipelining;
-  pm.addPass(passes::createLowerFuserToHostIR(lower));
+  pm.addPass(passes::createConvertFuserToHostIR(lower));
   mlir::hostir::AssignStreamsOptions assign;
   assign.streams = options.streams;
   pm.addNestedPass<func::FuncOp>(mlir::hostir::createAssignStreams(assign));
@@ -71,7 +71,7 @@ void ::fuser::buildFuserToHostIRPipeline(
 }
 
 void ::fuser::buildKernelsToLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(passes::createLowerKernelsToLinalg());
+  pm.addPass(passes::createConvertFuserToLinalg());
   // The kernel module is the one module nested in the program's.
   OpPassManager &kernels = pm.nest<ModuleOp>();
   // Fused chains write straight into the kernel's output buffers; what
@@ -108,9 +108,9 @@ void ::fuser::buildHostToLLVMPipeline(OpPassManager &pm,
   programs.addPass(createSCFToControlFlowPass());
   programs.addPass(memref::createExpandStridedMetadataPass());
   programs.addPass(createLowerAffinePass());
-  passes::LowerHostToLLVMOptions lower;
+  passes::ConvertHostIRToLLVMOptions lower;
   lower.target = target;
-  pm.addPass(passes::createLowerHostToLLVM(lower));
+  pm.addPass(passes::createConvertHostIRToLLVM(lower));
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
@@ -124,7 +124,7 @@ std::string defaultCudaPath() {
 
 void ::fuser::buildKernelsToPTXPipeline(OpPassManager &pm,
                                         const GPUKernelOptions &options) {
-  pm.addPass(passes::createLowerKernelsToLinalg());
+  pm.addPass(passes::createConvertFuserToLinalg());
   pm.addPass(passes::createScheduleGPUKernels());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createCanonicalizerPass());

@@ -56,7 +56,7 @@ class IRTest(unittest.TestCase):
         self.assertIn("no-such-pass", str(raised.exception))
         # Host lowering needs segmented functions: a diagnostic, not a crash.
         module = ir.Module.parse(TP_MLP, self.context)
-        passes = ir.PassManager.parse("builtin.module(fuser-lower-to-hostir)",
+        passes = ir.PassManager.parse("builtin.module(convert-fuser-to-hostir)",
                                       self.context)
         with self.assertRaises(ir.MLIRError) as raised:
             passes.run(module)

@@ -51,7 +51,7 @@ def ConvertLinalgToFuser : Pass<"convert-linalg-to-fuser"> {
     (sharding included), so segmentation, host lowering and kernel
     generation, which expect fuser ops, compile it. The name follows the
     level the input is written at, linalg on tensors, as
-    fuser-lower-kernels-to-linalg names its output, made of the same
+    convert-fuser-to-linalg names its output, made of the same
     dialects.
 
     Raised:
@@ -87,7 +87,7 @@ def ConvertLinalgToFuser : Pass<"convert-linalg-to-fuser"> {
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
 
-def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
+def ConvertFuserToHostIR : Pass<"convert-fuser-to-hostir", "ModuleOp"> {
   let summary = "Turn segmented fuser functions into host programs";
   let description = [{
     Contract. Reads: `segmented` functions (one mesh per function). Writes:
@@ -150,7 +150,7 @@ def LowerFuserToHostIR : Pass<"fuser-lower-to-hostir", "ModuleOp"> {
   ];
 }
 
-def LowerKernelsToLinalg : Pass<"fuser-lower-kernels-to-linalg", "ModuleOp"> {
+def ConvertFuserToLinalg : Pass<"convert-fuser-to-linalg", "ModuleOp"> {
   let summary = "Turn the kernel module's fuser ops into linalg on tensors";
   let description = [{
     Contract. Reads: the kernel module `@kernels` that fuser-segment wrote
@@ -176,7 +176,7 @@ def LowerKernelsToLinalg : Pass<"fuser-lower-kernels-to-linalg", "ModuleOp"> {
                            "::mlir::math::MathDialect"];
 }
 
-def LowerHostToLLVM : Pass<"fuser-lower-host-to-llvm", "ModuleOp"> {
+def ConvertHostIRToLLVM : Pass<"convert-hostir-to-llvm", "ModuleOp"> {
   let summary = "Turn host programs into LLVM functions calling the runtime";
   let description = [{
     Contract. Reads: host programs without chunk views, loops or affine
@@ -220,7 +220,7 @@ def ScheduleGPUKernels : Pass<"fuser-schedule-gpu-kernels", "ModuleOp"> {
   let summary = "Give each kernel a GPU schedule: linalg on tensors to gpu.func";
   let description = [{
     Contract. Reads: the kernel module `@kernels` with its fuser ops already
-    upstream ops on tensors (fuser-lower-kernels-to-linalg), and the host
+    upstream ops on tensors (convert-fuser-to-linalg), and the host
     programs launching its kernels. Writes: `gpu.module @kernels` with one
     `gpu.func` kernel per function, and every `hostir.launch` of it given
     the grid and block its schedule chose.

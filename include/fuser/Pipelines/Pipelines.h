@@ -82,7 +82,7 @@ void buildKernelsToLLVMPipeline(mlir::OpPassManager &pm);
 
 /// Host programs to the LLVM dialect for `target`
 /// (hostir-expand-alias-selects, upstream's scf, strided-metadata and
-/// affine lowerings on each program, then fuser-lower-host-to-llvm); for
+/// affine lowerings on each program, then convert-hostir-to-llvm); for
 /// CPU ranks their kernel module must already be in it.
 void buildHostToLLVMPipeline(mlir::OpPassManager &pm,
                              mlir::fuser::HostTarget target);

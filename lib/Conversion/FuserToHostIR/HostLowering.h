@@ -1,7 +1,7 @@
 //===- HostLowering.h - building one host program ---------------*- C++ -*-===//
 //
-// Shared by the files of fuser-lower-to-hostir: the straight-line lowering
-// of segments (LowerFuserToHostIR.cpp), the collective-based stream
+// Shared by the files of convert-fuser-to-hostir: the straight-line lowering
+// of segments (ConvertFuserToHostIR.cpp), the collective-based stream
 // pipeline (StreamPipeline.cpp) and the p2p ring (RingPipeline.cpp).
 //
 //===----------------------------------------------------------------------===//

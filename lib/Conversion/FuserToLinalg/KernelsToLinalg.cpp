@@ -17,7 +17,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::fuser {
-#define GEN_PASS_DEF_LOWERKERNELSTOLINALG
+#define GEN_PASS_DEF_CONVERTFUSERTOLINALG
 #include "fuser/Conversion/Passes.h.inc"
 } // namespace mlir::fuser
 
@@ -48,9 +48,9 @@ static LogicalResult checkConvertible(ModuleOp kernels,
 }
 
 namespace {
-struct LowerKernelsToLinalgPass
-    : public mlir::fuser::impl::LowerKernelsToLinalgBase<
-          LowerKernelsToLinalgPass> {
+struct ConvertFuserToLinalgPass
+    : public mlir::fuser::impl::ConvertFuserToLinalgBase<
+          ConvertFuserToLinalgPass> {
   void runOnOperation() override {
     ModuleOp kernels = lookupKernelModule(getOperation());
     if (!kernels)

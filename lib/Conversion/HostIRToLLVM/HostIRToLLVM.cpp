@@ -26,7 +26,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::fuser {
-#define GEN_PASS_DEF_LOWERHOSTTOLLVM
+#define GEN_PASS_DEF_CONVERTHOSTIRTOLLVM
 #include "fuser/Conversion/Passes.h.inc"
 } // namespace mlir::fuser
 
@@ -571,9 +571,10 @@ void emitEntryChecks(LLVM::LLVMFuncOp function, TypeRange argumentTypes,
   }
 }
 
-struct LowerHostToLLVMPass
-    : public mlir::fuser::impl::LowerHostToLLVMBase<LowerHostToLLVMPass> {
-  using LowerHostToLLVMBase::LowerHostToLLVMBase;
+struct ConvertHostIRToLLVMPass
+    : public mlir::fuser::impl::ConvertHostIRToLLVMBase<
+          ConvertHostIRToLLVMPass> {
+  using ConvertHostIRToLLVMBase::ConvertHostIRToLLVMBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

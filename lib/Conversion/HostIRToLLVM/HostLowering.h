@@ -1,6 +1,6 @@
 //===- HostLowering.h - what the host lowering's files share --*- C++ -*-===//
 //
-// Private to fuser-lower-host-to-llvm: the base of its patterns (runtime
+// Private to convert-hostir-to-llvm: the base of its patterns (runtime
 // calls, FuserBuffer arguments, stack slots, globals) and the lowering of
 // kernel launches for GPUs (CudaLaunchLowering.cpp).
 //

@@ -3,7 +3,7 @@
 // The arith and math ops on ranked tensors and linalg's named elementwise
 // ops compute what fuser's pointwise ops compute (integer division,
 // maximum and minimum signed, float maximum and minimum propagating NaN,
-// as fuser-lower-kernels-to-linalg lowers them back).
+// as convert-fuser-to-linalg lowers them back).
 //
 //===----------------------------------------------------------------------===//
 

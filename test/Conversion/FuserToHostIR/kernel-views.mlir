@@ -1,5 +1,5 @@
 // Kernels read the buffers host programs hold, views included.
-// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir)' -mlir-print-local-scope | FileCheck %s
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir)' -mlir-print-local-scope | FileCheck %s
 
 // A replicated per-row scale sliced for a row-split matrix: the rank's
 // block of the scale is a view at an offset, which the kernel's parameter

@@ -1,7 +1,7 @@
-// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir)' -verify-diagnostics
-// RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=gloo})' 2>&1 | FileCheck %s --check-prefix=BACKEND
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir)' -verify-diagnostics
+// RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir{backend=gloo})' 2>&1 | FileCheck %s --check-prefix=BACKEND
 // BACKEND: backend must be nccl, mpi or cuda_ipc, got 'gloo'
-// RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{pipelining=tree})' 2>&1 | FileCheck %s --check-prefix=PIPELINING
+// RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir{pipelining=tree})' 2>&1 | FileCheck %s --check-prefix=PIPELINING
 // PIPELINING: pipelining must be auto, none, collective or ring, got 'tree'
 
 #mesh = #fuser.mesh<[2]>

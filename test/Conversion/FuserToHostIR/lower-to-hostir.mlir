@@ -1,6 +1,6 @@
-// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir)' -mlir-print-local-scope | FileCheck %s
-// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=mpi})' | FileCheck %s --check-prefix=MPI
-// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(fuser-lower-to-hostir{backend=cuda_ipc})' | FileCheck %s --check-prefix=IPC
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir)' -mlir-print-local-scope | FileCheck %s
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir{backend=mpi})' | FileCheck %s --check-prefix=MPI
+// RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir{backend=cuda_ipc})' | FileCheck %s --check-prefix=IPC
 
 // The segmented tensor-parallel MLP as a host program over per-rank buffers.
 // CHECK-LABEL: func.func @tp_mlp(

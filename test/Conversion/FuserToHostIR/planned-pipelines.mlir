@@ -1,8 +1,8 @@
 // A pipeline runs as the plan its communication carries
 // (fuser.pipelining, set by fuser-expose-pipelined-axes), whatever the
 // host lowering's own `pipelining` option says.
-// RUN: fuser-opt %s -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings,fuser-expose-pipelined-axes{pipelining=ring},fuser-reorder-sharded-axis,fuser-mark-aliases,fuser-infer-allocation-order,fuser-finalize-layouts),fuser-segment,fuser-lower-to-hostir{pipelining=collective})' | FileCheck %s --check-prefix=RING
-// RUN: fuser-opt %s -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings,fuser-expose-pipelined-axes{pipelining=none},fuser-reorder-sharded-axis,fuser-mark-aliases,fuser-infer-allocation-order,fuser-finalize-layouts),fuser-segment,fuser-lower-to-hostir{pipelining=ring})' | FileCheck %s --check-prefix=NONE
+// RUN: fuser-opt %s -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings,fuser-expose-pipelined-axes{pipelining=ring},fuser-reorder-sharded-axis,fuser-mark-aliases,fuser-infer-allocation-order,fuser-finalize-layouts),fuser-segment,convert-fuser-to-hostir{pipelining=collective})' | FileCheck %s --check-prefix=RING
+// RUN: fuser-opt %s -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings,fuser-expose-pipelined-axes{pipelining=none},fuser-reorder-sharded-axis,fuser-mark-aliases,fuser-infer-allocation-order,fuser-finalize-layouts),fuser-segment,convert-fuser-to-hostir{pipelining=ring})' | FileCheck %s --check-prefix=NONE
 
 // RING-LABEL: func.func @ag_gemm
 // RING: scf.for

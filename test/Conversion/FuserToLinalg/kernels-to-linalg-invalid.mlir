@@ -1,4 +1,4 @@
-// RUN: fuser-opt %s --fuser-lower-kernels-to-linalg -split-input-file -verify-diagnostics
+// RUN: fuser-opt %s --convert-fuser-to-linalg -split-input-file -verify-diagnostics
 
 // Library calls are segments of their own; a kernel never holds one.
 module @program {

@@ -1,4 +1,4 @@
-// RUN: fuser-opt %s -split-input-file --fuser-lower-kernels-to-linalg | FileCheck %s
+// RUN: fuser-opt %s -split-input-file --convert-fuser-to-linalg | FileCheck %s
 
 // Pointwise ops become one linalg.generic each; bf16 computes in f32;
 // gelu is the erf form.

@@ -1,6 +1,6 @@
 // CUDA IPC on GPUs: checked calls of the runtime, and a peer's buffer as a
 // memref descriptor over the address the runtime opened it at.
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cuda | FileCheck %s
+// RUN: fuser-opt %s --convert-hostir-to-llvm=target=cuda | FileCheck %s
 
 // CHECK-LABEL: llvm.func @ring(
 // CHECK: %[[TEAM:.*]] = llvm.call @fuser_checked(%{{.*}}) : (!llvm.ptr) -> !llvm.ptr

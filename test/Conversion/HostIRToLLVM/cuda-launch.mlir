@@ -2,7 +2,7 @@
 // a cache slot per kernel (shared by its launches), each memref passed as a
 // pointer to its first element (the aligned pointer advanced by a static or
 // dynamic offset), an index as i64, and one checked fuser_launch_kernel.
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cuda | FileCheck %s
+// RUN: fuser-opt %s --convert-hostir-to-llvm=target=cuda | FileCheck %s
 
 // The binary is gone, its image a NUL-terminated constant.
 // CHECK: module {

@@ -1,7 +1,7 @@
 // Host programs select the runtime backend of their target on entry.
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm | FileCheck %s --check-prefixes=CHECK,CPU
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cpu | FileCheck %s --check-prefixes=CHECK,CPU
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cuda | FileCheck %s --check-prefixes=CHECK,CUDA
+// RUN: fuser-opt %s --convert-hostir-to-llvm | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: fuser-opt %s --convert-hostir-to-llvm=target=cpu | FileCheck %s --check-prefixes=CHECK,CPU
+// RUN: fuser-opt %s --convert-hostir-to-llvm=target=cuda | FileCheck %s --check-prefixes=CHECK,CUDA
 
 // A program first selects its backend (FUSER_BACKEND_HOST = 0,
 // FUSER_BACKEND_CUDA = 1), which the argument checks and every later call

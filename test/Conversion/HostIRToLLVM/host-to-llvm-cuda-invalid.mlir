@@ -1,4 +1,4 @@
-// RUN: fuser-opt %s -split-input-file --fuser-lower-host-to-llvm=target=cuda -verify-diagnostics
+// RUN: fuser-opt %s -split-input-file --convert-hostir-to-llvm=target=cuda -verify-diagnostics
 
 // GPUs launch kernels of a compiled kernel module (a gpu.binary): one still
 // in a builtin module is refused, naming the kernel.

@@ -1,5 +1,5 @@
-// RUN: fuser-opt %s -split-input-file --fuser-lower-host-to-llvm -verify-diagnostics
-// RUN: fuser-opt %s -split-input-file --fuser-lower-host-to-llvm=target=cpu -verify-diagnostics
+// RUN: fuser-opt %s -split-input-file --convert-hostir-to-llvm -verify-diagnostics
+// RUN: fuser-opt %s -split-input-file --convert-hostir-to-llvm=target=cpu -verify-diagnostics
 
 func.func @ipc(%b: memref<8xf32>) {
   %r = hostir.rank : index

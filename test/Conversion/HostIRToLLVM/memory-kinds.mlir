@@ -1,6 +1,6 @@
 // Both targets lower memory kinds alike.
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm | FileCheck %s
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cuda | FileCheck %s
+// RUN: fuser-opt %s --convert-hostir-to-llvm | FileCheck %s
+// RUN: fuser-opt %s --convert-hostir-to-llvm=target=cuda | FileCheck %s
 
 // Allocations pass their memory kind (FUSER_MEMORY_DEVICE = 0, HOST = 1,
 // SYMMETRIC = 2); a cached buffer passes the kind it was declared with.

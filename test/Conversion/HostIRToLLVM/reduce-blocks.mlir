@@ -1,6 +1,6 @@
 // Both targets lower reduce_blocks alike.
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm | FileCheck %s
-// RUN: fuser-opt %s --fuser-lower-host-to-llvm=target=cuda | FileCheck %s
+// RUN: fuser-opt %s --convert-hostir-to-llvm | FileCheck %s
+// RUN: fuser-opt %s --convert-hostir-to-llvm=target=cuda | FileCheck %s
 
 // reduce_blocks is a checked library call with the runtime's reduction
 // kind (FUSER_MAX = 2). Each FuserBuffer's sizes and strides point into a

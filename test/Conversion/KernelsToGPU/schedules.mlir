@@ -1,5 +1,5 @@
 // The schedule fuser-schedule-gpu-kernels gives each kind of kernel.
-// RUN: fuser-opt %s --split-input-file --fuser-to-hostir-pipeline --fuser-lower-kernels-to-linalg --fuser-schedule-gpu-kernels | FileCheck %s
+// RUN: fuser-opt %s --split-input-file --fuser-to-hostir-pipeline --convert-fuser-to-linalg --fuser-schedule-gpu-kernels | FileCheck %s
 
 // Pointwise, bf16: a grid-stride loop, eight bf16 (16 bytes) per thread
 // and access, computed in f32, behind a run-time alignment check.

@@ -1,6 +1,6 @@
 //===- FuserToLinalg.h - kernel ops as linalg on tensors --------*- C++ -*-===//
 //
-// The patterns of fuser-lower-kernels-to-linalg, for the kernel code
+// The patterns of convert-fuser-to-linalg, for the kernel code
 // generators that lower fuser ops together with their own rewrites.
 //
 //===----------------------------------------------------------------------===//

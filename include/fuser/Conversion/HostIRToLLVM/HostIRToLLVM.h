@@ -1,6 +1,6 @@
 //===- HostIRToLLVM.h - host programs as calls into the runtime -*- C++ -*-===//
 //
-// The patterns of fuser-lower-host-to-llvm, for passes that lower host
+// The patterns of convert-hostir-to-llvm, for passes that lower host
 // programs together with other dialects.
 //
 //===----------------------------------------------------------------------===//

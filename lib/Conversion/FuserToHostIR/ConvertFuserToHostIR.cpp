@@ -1,4 +1,4 @@
-//===- LowerFuserToHostIR.cpp - segmented functions to host programs ------===//
+//===- ConvertFuserToHostIR.cpp - segmented functions to host programs ----===//
 
 #include "HostLowering.h"
 
@@ -13,13 +13,12 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::fuser {
-#define GEN_PASS_DEF_LOWERFUSERTOHOSTIR
+#define GEN_PASS_DEF_CONVERTFUSERTOHOSTIR
 #include "fuser/Conversion/Passes.h.inc"
 } // namespace mlir::fuser
 
 using namespace mlir;
 using namespace mlir::fuser;
-
 
 Value HostLowering::getRank(Location loc) {
   if (!rank) {
@@ -31,7 +30,8 @@ Value HostLowering::getRank(Location loc) {
 }
 
 Value HostLowering::team(Location loc, MeshAttr mesh, int64_t axis) {
-  auto type = hostir::TeamType::get(builder.getContext(), mesh.getAxisSize(axis));
+  auto type =
+      hostir::TeamType::get(builder.getContext(), mesh.getAxisSize(axis));
   return hostir::TeamOp::create(builder, loc, type, getRank(loc), mesh,
                                 ArrayRef<int64_t>{axis});
 }
@@ -50,10 +50,9 @@ LogicalResult HostLowering::post(Operation *op, Value input, Value output,
   hostir::Backend library = reduces && backend == hostir::Backend::CudaIpc
                                 ? hostir::Backend::NCCL
                                 : backend;
-  Value work = HostOp::create(builder, loc,
-                              hostir::WorkType::get(builder.getContext()),
-                              input, output, team(loc, mesh, axis), library,
-                              attributes...);
+  Value work = HostOp::create(
+      builder, loc, hostir::WorkType::get(builder.getContext()), input, output,
+      team(loc, mesh, axis), library, attributes...);
   hostir::WaitOp::create(builder, loc, work);
   return success();
 }
@@ -103,8 +102,8 @@ LogicalResult HostLowering::emitCommunication(Operation *op,
 
 /// The view of `buffer` with `dim` split into [blocks, size / blocks] and
 /// the blocks outermost: block i of the dim is index i of the view.
-static Value viewBlocksOutermost(OpBuilder &builder, Location loc,
-                                 Value buffer, int64_t dim, int64_t blocks) {
+static Value viewBlocksOutermost(OpBuilder &builder, Location loc, Value buffer,
+                                 int64_t dim, int64_t blocks) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -141,12 +140,10 @@ LogicalResult HostLowering::emitAllToAll(AllToAllOp comm, Value input,
   Location loc = comm.getLoc();
   MeshAttr mesh = getSharding(comm.getInput()).getMesh();
   int64_t blocks = mesh.getAxisSize(comm.getAxis());
-  Value sent = viewBlocksOutermost(builder, loc, input,
-                                   *comm.getBlockDim(/*resultSide=*/false),
-                                   blocks);
-  Value received = viewBlocksOutermost(builder, loc, output,
-                                       *comm.getBlockDim(/*resultSide=*/true),
-                                       blocks);
+  Value sent = viewBlocksOutermost(
+      builder, loc, input, *comm.getBlockDim(/*resultSide=*/false), blocks);
+  Value received = viewBlocksOutermost(
+      builder, loc, output, *comm.getBlockDim(/*resultSide=*/true), blocks);
   if (!sent || !received)
     return comm.emitError("lowering of an all_to_all of buffers with dynamic "
                           "shapes or strides is not implemented yet");
@@ -154,7 +151,8 @@ LogicalResult HostLowering::emitAllToAll(AllToAllOp comm, Value input,
     auto type = cast<MemRefType>(view.getType());
     if (memref::isStaticShapeAndContiguousRowMajor(type))
       return view;
-    return allocate(loc, MemRefType::get(type.getShape(), type.getElementType()));
+    return allocate(loc,
+                    MemRefType::get(type.getShape(), type.getElementType()));
   };
   Value sendBuffer = staging(sent), receiveBuffer = staging(received);
   if (sendBuffer != sent)
@@ -204,10 +202,9 @@ LogicalResult HostLowering::lowerCommunication(Operation *op) {
   int64_t axis = slice.getAxis();
   Value position = hostir::TeamIndexOp::create(
       builder, loc, builder.getIndexType(), team(loc, mesh, axis));
-  buffers.map(result,
-              chunkOf(loc, bufferOf(slice.getInput()), position,
-                      *getSharding(result).getDimSplitBy(axis),
-                      mesh.getAxisSize(axis)));
+  buffers.map(result, chunkOf(loc, bufferOf(slice.getInput()), position,
+                              *getSharding(result).getDimSplitBy(axis),
+                              mesh.getAxisSize(axis)));
   return success();
 }
 
@@ -269,8 +266,7 @@ LogicalResult HostLowering::lower(Operation *op) {
         elements = std::max(elements, type.getNumElements());
     }
     // The kernel's remaining arguments are the rank's positions.
-    for (unsigned index = arguments.size(),
-                  count = callee.getNumArguments();
+    for (unsigned index = arguments.size(), count = callee.getNumArguments();
          index < count; ++index) {
       auto position = callee.getArgAttrOfType<MeshPositionAttr>(
           index, FuserDialect::getMeshPositionAttrName());
@@ -336,9 +332,9 @@ LogicalResult HostLowering::run() {
   auto flush = [&]() -> LogicalResult {
     if (group.empty())
       return success();
-    LogicalResult result = onMeshOnly(
-        group.front()->getLoc(), getExecutingMesh(group.front()),
-        [&] { return lowerPipeline(group, groupChunks); });
+    LogicalResult result =
+        onMeshOnly(group.front()->getLoc(), getExecutingMesh(group.front()),
+                   [&] { return lowerPipeline(group, groupChunks); });
     group.clear();
     return result;
   };
@@ -356,9 +352,8 @@ LogicalResult HostLowering::run() {
       groupChunks = *chunks;
       continue;
     }
-    if (failed(flush()) ||
-        failed(onMeshOnly(op.getLoc(), getExecutingMesh(&op),
-                          [&] { return lower(&op); }))) {
+    if (failed(flush()) || failed(onMeshOnly(op.getLoc(), getExecutingMesh(&op),
+                                             [&] { return lower(&op); }))) {
       host.erase();
       return failure();
     }
@@ -370,9 +365,10 @@ LogicalResult HostLowering::run() {
 }
 
 namespace {
-struct LowerFuserToHostIRPass
-    : public mlir::fuser::impl::LowerFuserToHostIRBase<LowerFuserToHostIRPass> {
-  using LowerFuserToHostIRBase::LowerFuserToHostIRBase;
+struct ConvertFuserToHostIRPass
+    : public mlir::fuser::impl::ConvertFuserToHostIRBase<
+          ConvertFuserToHostIRPass> {
+  using ConvertFuserToHostIRBase::ConvertFuserToHostIRBase;
 
   void runOnOperation() override {
     std::optional<hostir::Backend> chosen = hostir::symbolizeBackend(backend);
@@ -384,9 +380,9 @@ struct LowerFuserToHostIRPass
     // Pipelines fuser-expose-pipelined-axes planned carry their plan; with
     // `auto` the others (chunk-wise groups it does not plan) run
     // collectively.
-    std::optional<Pipelining> strategy =
-        pipelining == "auto" ? Pipelining::Collective
-                             : symbolizePipelining(pipelining);
+    std::optional<Pipelining> strategy = pipelining == "auto"
+                                             ? Pipelining::Collective
+                                             : symbolizePipelining(pipelining);
     if (!strategy) {
       getOperation().emitError("pipelining must be auto, none, collective or "
                                "ring, got '")
