@@ -146,7 +146,6 @@ getViewStrides(ViewStrides &views, Operation *op, ArrayRef<int64_t> shape,
       });
 }
 
-/// `type` with a dynamic offset (and its strides).
 /// `wanted` with the offset and strides that `view` knows only at run time
 /// dynamic too: a cast to a static value would take it for that value.
 static MemRefType keepingDynamicLayout(MemRefType wanted, MemRefType view) {
