@@ -264,8 +264,8 @@ FuserStatus CudaBackend::copy(const FuserBuffer &source,
   int64_t height = plan.sizes[rank - 2];
   size_t sourcePitch = plan.sourceStrides[rank - 2] * element,
          targetPitch = plan.targetStrides[rank - 2] * element;
-  bool rowByRow = plan.sourceStrides[rank - 2] * element < width ||
-                  plan.targetStrides[rank - 2] * element < width;
+  bool rowByRow = sourcePitch < static_cast<size_t>(width) ||
+                  targetPitch < static_cast<size_t>(width);
   int64_t outer = 1;
   for (int64_t dim = 0; dim < rank - 2; ++dim)
     outer *= plan.sizes[dim];

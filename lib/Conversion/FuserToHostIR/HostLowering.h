@@ -121,6 +121,9 @@ private:
   LogicalResult lowerSendRecv(SendRecvOp transfer);
   /// send_recv between meshes of different shapes (ShardTransfers.cpp).
   LogicalResult lowerShardTransfers(SendRecvOp transfer);
+  /// The devices of both meshes of `transfer`, sorted: the members, in
+  /// order, of the team a send_recv runs on.
+  static SmallVector<int64_t> devicesOfBothMeshes(SendRecvOp transfer);
   /// The team of `devices` (sorted ids): member i is devices[i].
   Value teamOfDevices(Location loc, ArrayRef<int64_t> devices);
 

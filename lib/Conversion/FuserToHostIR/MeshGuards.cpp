@@ -70,6 +70,16 @@ LogicalResult HostLowering::onMeshOnly(Location loc, MeshAttr mesh,
   return emitted;
 }
 
+SmallVector<int64_t> HostLowering::devicesOfBothMeshes(SendRecvOp transfer) {
+  SmallVector<int64_t> devices =
+      getSharding(transfer.getInput()).getMesh().getDeviceIds();
+  llvm::append_range(
+      devices, getSharding(transfer.getResult()).getMesh().getDeviceIds());
+  llvm::sort(devices);
+  devices.erase(llvm::unique(devices), devices.end());
+  return devices;
+}
+
 Value HostLowering::teamOfDevices(Location loc, ArrayRef<int64_t> devices) {
   auto all = MeshAttr::getOfDevices(
       builder.getContext(), {static_cast<int64_t>(devices.size())}, devices);
@@ -106,10 +116,7 @@ LogicalResult HostLowering::lowerSendRecv(SendRecvOp transfer) {
       getSharding(transfer.getInput()).getMesh().getDeviceIds();
   SmallVector<int64_t> to =
       getSharding(transfer.getResult()).getMesh().getDeviceIds();
-  SmallVector<int64_t> devices(from);
-  llvm::append_range(devices, to);
-  llvm::sort(devices);
-  devices.erase(llvm::unique(devices), devices.end());
+  SmallVector<int64_t> devices = devicesOfBothMeshes(transfer);
   auto teamIndex = [&](int64_t device) {
     return static_cast<int64_t>(llvm::lower_bound(devices, device) -
                                 devices.begin());

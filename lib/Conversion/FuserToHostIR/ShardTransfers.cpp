@@ -72,11 +72,7 @@ LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
     byDevice[block.source].sends.push_back(&block);
     byDevice[block.target].receives.push_back(&block);
   }
-  SmallVector<int64_t> devices(fromMesh.devices.begin(),
-                               fromMesh.devices.end());
-  llvm::append_range(devices, toMesh.devices);
-  llvm::sort(devices);
-  devices.erase(llvm::unique(devices), devices.end());
+  SmallVector<int64_t> devices = devicesOfBothMeshes(transfer);
   Value team = teamOfDevices(loc, devices);
   auto teamIndex = [&](int64_t device) {
     return index(loc, llvm::lower_bound(devices, device) - devices.begin());
