@@ -92,16 +92,16 @@ LogicalResult writePTX(ModuleOp module, StringRef path) {
 
 /// Lowers the fuser functions of `module` to the LLVM dialect for
 /// `target`, posting communications on `backend`.
-LogicalResult lowerToLLVM(ModuleOp module, HostTarget target, StringRef backend,
+LogicalResult lowerToLLVM(ModuleOp module, HostTarget target,
+                          hostir::Backend backend,
                           const ::fuser::CompileOptions &options) {
   PassManager pm(module.getContext());
   ::fuser::FuserToHostIRPipelineOptions pipeline;
-  pipeline.backend = backend.str();
+  pipeline.backend = backend;
   pipeline.streams = options.streams;
-  pipeline.pipelining =
-      options.pipelining.empty()
-          ? std::string(target == HostTarget::CUDA ? "auto" : "collective")
-          : options.pipelining;
+  pipeline.pipelining = options.pipelining.value_or(
+      target == HostTarget::CUDA ? mlir::fuser::PipeliningPolicy::Auto
+                                 : mlir::fuser::PipeliningPolicy::Collective);
   pipeline.pipeliningCalibration = options.pipeliningCalibration;
   pipeline.reshardPlacement = options.reshardPlacement;
   pipeline.cacheAllocations = options.cacheAllocations;
@@ -235,10 +235,9 @@ namespace fuser {
 FailureOr<LLVMDialectPrograms>
 compileToLLVMDialect(ModuleOp module, const CompileOptions &options) {
   bool cuda = options.target == HostTarget::CUDA;
-  std::string backend = options.backend;
-  if (backend.empty())
-    backend = cuda ? "nccl" : "mpi";
-  if (cuda && backend == "mpi")
+  hostir::Backend backend = options.backend.value_or(
+      cuda ? hostir::Backend::NCCL : hostir::Backend::MPI);
+  if (cuda && backend == hostir::Backend::MPI)
     return module.emitError("MPI collectives on device buffers are not "
                             "supported; compile for the cuda target with the "
                             "nccl or cuda_ipc backend");
@@ -294,7 +293,8 @@ compileToLLVMDialect(ModuleOp module, const CompileOptions &options) {
 
   // The references run on one device and communicate nothing.
   if (failed(lowerToLLVM(module, options.target, backend, options)) ||
-      failed(lowerToLLVM(*lowered.references, HostTarget::CPU, "mpi", options)))
+      failed(lowerToLLVM(*lowered.references, HostTarget::CPU,
+                         hostir::Backend::MPI, options)))
     return failure();
 
   // The metadata travels inside the library.

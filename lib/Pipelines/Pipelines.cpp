@@ -55,7 +55,7 @@ void ::fuser::buildFuserToHostIRPipeline(
   functions.addPass(passes::createFuseLibraryEpilogues());
   pm.addPass(passes::createSegment());
   passes::VerifyStageOptions segmented;
-  segmented.stage = "segmented";
+  segmented.stage = passes::CompilerStage::Segmented;
   pm.addNestedPass<func::FuncOp>(passes::createVerifyStage(segmented));
   passes::ConvertFuserToHostIROptions lower;
   lower.backend = options.backend;

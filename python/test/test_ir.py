@@ -86,6 +86,10 @@ class IRTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 ir.compile(ir.Module.parse(TP_MLP, self.context), library,
                            target="tpu")
+            with self.assertRaises(ir.MLIRError) as raised:
+                ir.compile(ir.Module.parse(TP_MLP, self.context), library,
+                           pipelining="tree")
+            self.assertIn("unknown pipelining 'tree'", str(raised.exception))
 
     def test_interop_capsules(self):
         self.assertIs(ir.Context._CAPICreate(self.context._CAPIPtr),

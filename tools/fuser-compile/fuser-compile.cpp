@@ -35,13 +35,10 @@ static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("directory holding libFuserRuntime.so (default: the one "
              "installed next to fuser-compile, else the build tree's)"));
-static cl::opt<HostTarget> target(
-    "target", cl::desc("what the program runs on"),
-    cl::values(clEnumValN(HostTarget::CPU, "cpu",
-                          "CPU ranks (the runtime's host backend)"),
-               clEnumValN(HostTarget::CUDA, "cuda",
-                          "one GPU per rank (the runtime's CUDA backend)")),
-    cl::init(HostTarget::CPU));
+static cl::opt<HostTarget> target("target",
+                                  cl::desc("what the program runs on"),
+                                  mlir::fuser::hostTargetChoices(),
+                                  cl::init(HostTarget::CPU));
 static cl::opt<std::string> chip(
     "chip",
     cl::desc("GPU architecture of --target=cuda, recorded in the metadata"),
@@ -59,11 +56,12 @@ static cl::opt<std::string> cudaPath(
     cl::desc("CUDA toolkit providing libdevice for --target=cuda kernels "
              "(default: $CUDA_HOME, else /usr/local/cuda)"),
     cl::value_desc("dir"));
-static cl::opt<std::string> backend(
+static cl::opt<hostir::Backend> backend(
     "backend",
     cl::desc("communication library the program posts on: mpi or nccl (the "
              "CPU runtime runs both over MPI), or cuda_ipc for GPUs (default: "
-             "mpi for --target=cpu, nccl for --target=cuda)"));
+             "mpi for --target=cpu, nccl for --target=cuda)"),
+    mlir::fuser::backendChoices());
 static cl::list<std::string> programNames(
     "program",
     cl::desc("compile only this function (repeatable; default: every "
@@ -72,20 +70,21 @@ static cl::list<std::string> programNames(
 static cl::opt<int64_t> streams("streams",
                                 cl::desc("pool streams of pipelined loops"),
                                 cl::init(0));
-static cl::opt<std::string> pipelining(
+static cl::opt<mlir::fuser::PipeliningPolicy> pipelining(
     "pipelining",
-    cl::desc("how pipelined communications overlap: auto (the cost model "
-             "chooses, with the chunk count; default for --target=cuda), "
-             "collective (default for --target=cpu), ring or none"));
+    cl::desc("how pipelined communications overlap (default: auto for "
+             "--target=cuda, collective for --target=cpu)"),
+    mlir::fuser::pipeliningChoices());
 static cl::opt<std::string> pipeliningCalibration(
     "pipelining-calibration",
     cl::desc("JSON file of the machine's GEMM rates and links for "
              "--pipelining=auto (default: the measured 2 x H200 machine)"),
     cl::value_desc("file"));
-static cl::opt<std::string> reshardPlacement(
-    "reshard-placement",
-    cl::desc("where resharding moves data: auto, before or after"),
-    cl::init("auto"));
+static cl::opt<mlir::fuser::ReshardPlacement>
+    reshardPlacement("reshard-placement",
+                     cl::desc("where resharding moves data"),
+                     mlir::fuser::reshardPlacementChoices(),
+                     cl::init(mlir::fuser::ReshardPlacement::Auto));
 static cl::opt<bool> cacheAllocations(
     "cache-allocations",
     cl::desc("keep intermediate buffers across executions (default on)"),
@@ -111,14 +110,16 @@ int main(int argc, char **argv) {
   }
   ::fuser::CompileOptions options;
   options.target = target;
-  options.backend = backend;
+  if (backend.getNumOccurrences())
+    options.backend = backend;
   options.chip = chip;
   options.ptxFeatures = ptxFeatures;
   options.ptxOutput = ptxOutput;
   options.cudaPath = cudaPath;
   options.programs.assign(programNames.begin(), programNames.end());
   options.streams = streams;
-  options.pipelining = pipelining;
+  if (pipelining.getNumOccurrences())
+    options.pipelining = pipelining;
   options.pipeliningCalibration = pipeliningCalibration;
   options.reshardPlacement = reshardPlacement;
   options.cacheAllocations = cacheAllocations;

@@ -58,15 +58,14 @@ LogicalResult runCheck(const Check &check, ModuleOp module) {
 /// left out.
 std::string compileFlags(const ::fuser::CompileOptions &options) {
   ::fuser::CompileOptions defaults;
-  std::string flags = options.target == mlir::fuser::HostTarget::CUDA
-                          ? "--target=cuda"
-                          : "--target=cpu";
-  if (options.backend != defaults.backend)
-    flags += " --backend=" + options.backend;
-  if (options.pipelining != defaults.pipelining)
-    flags += " --pipelining=" + options.pipelining;
+  std::string flags = "--target=" + stringifyEnum(options.target).str();
+  if (options.backend)
+    flags += " --backend=" + stringifyEnum(*options.backend).str();
+  if (options.pipelining)
+    flags += " --pipelining=" + stringifyEnum(*options.pipelining).str();
   if (options.reshardPlacement != defaults.reshardPlacement)
-    flags += " --reshard-placement=" + options.reshardPlacement;
+    flags +=
+        " --reshard-placement=" + stringifyEnum(options.reshardPlacement).str();
   if (options.streams != defaults.streams)
     flags += " --streams=" + std::to_string(options.streams);
   if (options.cacheAllocations != defaults.cacheAllocations)
@@ -108,13 +107,20 @@ Check randomCompileCheck(Random &random) {
   Check check = compileCheck(cuda ? mlir::fuser::HostTarget::CUDA
                                   : mlir::fuser::HostTarget::CPU);
   ::fuser::CompileOptions &options = check.options;
-  options.backend = random.pick<std::string>(
-      cuda ? ArrayRef<std::string>{"", "nccl", "cuda_ipc"}
-           : ArrayRef<std::string>{"", "mpi", "nccl"});
-  options.pipelining =
-      random.pick<std::string>({"", "collective", "ring", "none", "auto"});
-  options.reshardPlacement =
-      random.pick<std::string>({"auto", "before", "after"});
+  using mlir::fuser::PipeliningPolicy;
+  using mlir::fuser::ReshardPlacement;
+  using mlir::hostir::Backend;
+  options.backend = random.pick<std::optional<Backend>>(
+      cuda ? ArrayRef<std::optional<Backend>>{std::nullopt, Backend::NCCL,
+                                              Backend::CudaIpc}
+           : ArrayRef<std::optional<Backend>>{std::nullopt, Backend::MPI,
+                                              Backend::NCCL});
+  options.pipelining = random.pick<std::optional<PipeliningPolicy>>(
+      {std::nullopt, PipeliningPolicy::Collective, PipeliningPolicy::Ring,
+       PipeliningPolicy::None, PipeliningPolicy::Auto});
+  options.reshardPlacement = random.pick<ReshardPlacement>(
+      {ReshardPlacement::Auto, ReshardPlacement::Before,
+       ReshardPlacement::After});
   options.streams = random.pick<int64_t>({0, 0, 1, 2, 3});
   options.cacheAllocations = random.chance(50);
   return check;

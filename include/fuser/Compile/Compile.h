@@ -16,6 +16,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LogicalResult.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,8 @@ namespace fuser {
 struct CompileOptions {
   mlir::fuser::HostTarget target = mlir::fuser::HostTarget::CPU;
   /// mpi or nccl (the CPU runtime runs both over MPI), or cuda_ipc for
-  /// GPUs; empty: mpi for the CPU, nccl for CUDA.
-  std::string backend;
+  /// GPUs; unset: mpi for the CPU, nccl for CUDA.
+  std::optional<mlir::hostir::Backend> backend;
   /// The GPU architecture (sm_<number>) and PTX version of CUDA kernels.
   std::string chip = "sm_90";
   std::string ptxFeatures = "+ptx80";
@@ -38,13 +39,12 @@ struct CompileOptions {
   std::vector<std::string> programs;
   /// Pool streams of pipelined loops (0: one per iteration).
   int64_t streams = 0;
-  /// auto, collective, ring or none; empty: auto for CUDA, collective for
-  /// the CPU.
-  std::string pipelining;
+  /// Unset: auto for CUDA, collective for the CPU.
+  std::optional<mlir::fuser::PipeliningPolicy> pipelining;
   /// A JSON calibration of the machine for `auto`; empty: the built-in one.
   std::string pipeliningCalibration;
-  /// Where resharding moves data: auto, before or after.
-  std::string reshardPlacement = "auto";
+  mlir::fuser::ReshardPlacement reshardPlacement =
+      mlir::fuser::ReshardPlacement::Auto;
   bool cacheAllocations = true;
   /// Where the bytes each rank communicates are written as JSON ('-' for
   /// stdout; empty: not reported).

@@ -138,15 +138,18 @@ def ConvertFuserToHostIR : Pass<"convert-fuser-to-hostir", "ModuleOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::func::FuncDialect"];
   let options = [
-    Option<"backend", "backend", "std::string", /*default=*/"\"nccl\"",
+    Option<"backend", "backend", "::mlir::hostir::Backend",
+           /*default=*/"::mlir::hostir::Backend::NCCL",
            "Communication library: nccl, mpi or cuda_ipc (CUDA IPC copies "
-           "move data; its reductions go through NCCL)">,
-    Option<"pipelining", "pipelining", "std::string",
-           /*default=*/"\"collective\"",
+           "move data; its reductions go through NCCL)",
+           "::mlir::fuser::backendChoices()">,
+    Option<"pipelining", "pipelining", "::mlir::fuser::PipeliningPolicy",
+           /*default=*/"::mlir::fuser::PipeliningPolicy::Collective",
            "How stream-split groups run unless a communication of the "
            "group carries its own plan (#fuser.pipelining): 'collective' "
            "(one collective per chunk), 'ring' (point-to-point steps between "
-           "team members), 'none' (whole) or 'auto' (collective)">
+           "team members), 'none' (whole) or 'auto' (collective)",
+           "::mlir::fuser::pipeliningChoices()">
   ];
 }
 
@@ -208,11 +211,7 @@ def ConvertHostIRToLLVM : Pass<"convert-hostir-to-llvm", "ModuleOp"> {
            /*default=*/"::mlir::fuser::HostTarget::CPU",
            "What the programs run on: cpu (the runtime's host backend) or "
            "cuda (its CUDA backend)",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::fuser::HostTarget::CPU, "cpu",
-                        "CPU ranks (the runtime's host backend)"),
-             clEnumValN(::mlir::fuser::HostTarget::CUDA, "cuda",
-                        "one GPU per rank (the runtime's CUDA backend)"))}]>
+           "::mlir::fuser::hostTargetChoices()">
   ];
 }
 

@@ -18,21 +18,24 @@ std::string defaultCudaPath();
 
 struct FuserToHostIRPipelineOptions
     : public mlir::PassPipelineOptions<FuserToHostIRPipelineOptions> {
-  Option<std::string> backend{*this, "backend",
-                              llvm::cl::desc("Communication library: nccl, "
-                                             "mpi or cuda_ipc (reductions "
-                                             "through NCCL)"),
-                              llvm::cl::init("nccl")};
-  Option<std::string> reshardPlacement{
+  Option<mlir::hostir::Backend> backend{
+      *this, "backend",
+      llvm::cl::desc("Communication library: nccl, mpi or cuda_ipc "
+                     "(reductions through NCCL)"),
+      llvm::cl::init(mlir::hostir::Backend::NCCL),
+      mlir::fuser::backendChoices()};
+  Option<mlir::fuser::ReshardPlacement> reshardPlacement{
       *this, "reshard-placement",
       llvm::cl::desc("Where resharding moves data: auto, before or after"),
-      llvm::cl::init("auto")};
-  Option<std::string> pipelining{
+      llvm::cl::init(mlir::fuser::ReshardPlacement::Auto),
+      mlir::fuser::reshardPlacementChoices()};
+  Option<mlir::fuser::PipeliningPolicy> pipelining{
       *this, "pipelining",
       llvm::cl::desc("How pipelined communications overlap: collective, "
                      "ring, none, or auto (a cost model chooses, with the "
                      "chunk count)"),
-      llvm::cl::init("collective")};
+      llvm::cl::init(mlir::fuser::PipeliningPolicy::Collective),
+      mlir::fuser::pipeliningChoices()};
   Option<std::string> pipeliningCalibration{
       *this, "pipelining-calibration",
       llvm::cl::desc("JSON file of the machine's GEMM rates and links for "

@@ -371,28 +371,16 @@ struct ConvertFuserToHostIRPass
   using ConvertFuserToHostIRBase::ConvertFuserToHostIRBase;
 
   void runOnOperation() override {
-    std::optional<hostir::Backend> chosen = hostir::symbolizeBackend(backend);
-    if (!chosen) {
-      getOperation().emitError("backend must be nccl, mpi or cuda_ipc, got '")
-          << backend << "'";
-      return signalPassFailure();
-    }
     // Pipelines fuser-expose-pipelined-axes planned carry their plan; with
     // `auto` the others (chunk-wise groups it does not plan) run
     // collectively.
-    std::optional<Pipelining> strategy = pipelining == "auto"
-                                             ? Pipelining::Collective
-                                             : symbolizePipelining(pipelining);
-    if (!strategy) {
-      getOperation().emitError("pipelining must be auto, none, collective or "
-                               "ring, got '")
-          << pipelining << "'";
-      return signalPassFailure();
-    }
+    Pipelining strategy =
+        symbolizePipelining(stringifyPipeliningPolicy(pipelining))
+            .value_or(Pipelining::Collective);
     SmallVector<func::FuncOp> functions(getOperation().getOps<func::FuncOp>());
     for (func::FuncOp function : functions)
       if (!function.isExternal() &&
-          failed(HostLowering(function, *chosen, *strategy).run()))
+          failed(HostLowering(function, backend, strategy).run()))
         return signalPassFailure();
   }
 };

@@ -1,8 +1,8 @@
 // RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir)' -verify-diagnostics
 // RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir{backend=gloo})' 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: backend must be nccl, mpi or cuda_ipc, got 'gloo'
+// BACKEND: for the --backend option: Cannot find option named 'gloo'!
 // RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(convert-fuser-to-hostir{pipelining=tree})' 2>&1 | FileCheck %s --check-prefix=PIPELINING
-// PIPELINING: pipelining must be auto, none, collective or ring, got 'tree'
+// PIPELINING: for the --pipelining option: Cannot find option named 'tree'!
 
 #mesh = #fuser.mesh<[2]>
 func.func @not_segmented(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {

@@ -7,23 +7,14 @@
 #ifndef FUSER_CONVERSION_HOSTIRTOLLVM_HOSTIRTOLLVM_H
 #define FUSER_CONVERSION_HOSTIRTOLLVM_HOSTIRTOLLVM_H
 
+#include "fuser/PassOptions/PassOptions.h"
+
 namespace mlir {
 class LLVMTypeConverter;
 class RewritePatternSet;
 } // namespace mlir
 
 namespace mlir::fuser {
-
-/// What host programs are compiled for, which decides the runtime backend
-/// they select on entry and the ops they may hold.
-enum class HostTarget {
-  /// CPU ranks: the runtime's host backend; kernels are CPU functions of
-  /// the same module; no CUDA IPC.
-  CPU,
-  /// One GPU per rank: the runtime's CUDA backend; kernels are compiled to
-  /// a gpu.binary, which the program embeds and the runtime loads.
-  CUDA
-};
 
 /// Adds to `converter` the LLVM types of hostir's handles (teams, work,
 /// streams, IPC handles: opaque pointers of the runtime) and to `patterns`

@@ -15,10 +15,6 @@ namespace mlir::fuser {
 using namespace mlir;
 using namespace mlir::fuser;
 
-namespace {
-enum class ReshardPlacement { Auto, Before, After };
-} // namespace
-
 /// A product whose sum is partial (its result is, or its operands split
 /// the contracted dim, so computing it in place gives partial sums) would
 /// add a linear's bias on every rank of the partial sum, and apply an
@@ -357,18 +353,6 @@ struct DecomposeReshardingsPass
   using DecomposeReshardingsBase::DecomposeReshardingsBase;
 
   void runOnOperation() override {
-    std::optional<ReshardPlacement> where =
-        llvm::StringSwitch<std::optional<ReshardPlacement>>(reshardPlacement)
-            .Case("auto", ReshardPlacement::Auto)
-            .Case("before", ReshardPlacement::Before)
-            .Case("after", ReshardPlacement::After)
-            .Default(std::nullopt);
-    if (!where) {
-      getOperation().emitError("reshard-placement must be auto, before or "
-                               "after, got '")
-          << reshardPlacement << "'";
-      return signalPassFailure();
-    }
     SmallVector<Operation *> products;
     getOperation().walk([&](Operation *op) {
       if (isa<LinearOp, MatmulOp>(op))
@@ -378,7 +362,7 @@ struct DecomposeReshardingsPass
       splitPartialProductEpilogue(product);
     // Placed before, the statistics' input is gathered anyway: the two
     // passes would gather it twice.
-    if (*where != ReshardPlacement::Before) {
+    if (reshardPlacement != ReshardPlacement::Before) {
       SmallVector<VarMeanOp> varMeans;
       getOperation().walk([&](VarMeanOp op) { varMeans.push_back(op); });
       for (VarMeanOp varMean : varMeans)
@@ -388,7 +372,7 @@ struct DecomposeReshardingsPass
     SmallVector<ShardingRuleOpInterface> ops;
     getOperation().walk(
         [&](ShardingRuleOpInterface op) { ops.push_back(op); });
-    Decomposition decomposition(*where, getOperation());
+    Decomposition decomposition(reshardPlacement, getOperation());
     for (ShardingRuleOpInterface op : ops) {
       if (failed(decomposition.run(op)))
         return signalPassFailure();

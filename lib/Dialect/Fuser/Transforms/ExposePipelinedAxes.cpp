@@ -400,13 +400,9 @@ struct ExposePipelinedAxesPass
   using ExposePipelinedAxesBase::ExposePipelinedAxesBase;
 
   void runOnOperation() override {
-    std::optional<Pipelining> fixed = symbolizePipelining(pipelining);
-    if (!fixed && pipelining != "auto") {
-      getOperation().emitError("pipelining must be auto, none, collective or "
-                               "ring, got '")
-          << pipelining << "'";
-      return signalPassFailure();
-    }
+    // Every policy but `auto` names a plan.
+    std::optional<Pipelining> fixed =
+        symbolizePipelining(stringifyPipeliningPolicy(pipelining));
     PipelineCalibration machine = PipelineCalibration::h200();
     if (!calibration.empty()) {
       llvm::Expected<PipelineCalibration> loaded =
@@ -446,8 +442,8 @@ struct ExposePipelinedAxesPass
                  "to cost; give a pipelining mode or a sized element type";
           return signalPassFailure();
         }
-        PipelinePlan chosen =
-            choosePipeline(pipeline.getProblem(backend == "cuda_ipc"), machine);
+        PipelinePlan chosen = choosePipeline(
+            pipeline.getProblem(backend == hostir::Backend::CudaIpc), machine);
         plan = {chosen.mode, chosen.chunks};
       }
       switch (pipeline.kind) {

@@ -18,24 +18,19 @@ struct VerifyStagePass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (!llvm::is_contained({"propagated", "decomposed", "laid-out", "segmented"},
-                            stage)) {
-      function.emitError("unknown stage '")
-          << stage << "'; expected propagated, decomposed, laid-out or segmented";
-      return signalPassFailure();
-    }
     FailureOr<bool> sharded = verifyPropagatedStage(function);
     if (failed(sharded))
       return signalPassFailure();
-    if (!*sharded || stage == "propagated")
+    if (!*sharded || stage == CompilerStage::Propagated)
       return;
     if (failed(verifyDecomposedStage(function)))
       return signalPassFailure();
-    if (stage == "decomposed")
+    if (stage == CompilerStage::Decomposed)
       return;
     if (failed(verifyLaidOutStage(function)))
       return signalPassFailure();
-    if (stage == "segmented" && failed(verifySegmentedStage(function)))
+    if (stage == CompilerStage::Segmented &&
+        failed(verifySegmentedStage(function)))
       signalPassFailure();
   }
 };

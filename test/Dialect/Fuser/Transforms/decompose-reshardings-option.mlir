@@ -1,5 +1,5 @@
 // RUN: not fuser-opt %s -pass-pipeline='builtin.module(func.func(fuser-decompose-reshardings{reshard-placement=sideways}))' 2>&1 | FileCheck %s
-// CHECK: reshard-placement must be auto, before or after, got 'sideways'
+// CHECK: for the --reshard-placement option: Cannot find option named 'sideways'!
 func.func @f() {
   return
 }

@@ -8,7 +8,7 @@
 // RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-expose-pipelined-axes{pipelining=tree}))' 2>&1 | FileCheck %s --check-prefix=OPTION
 // BAD: every entry of 'gemm_classes' needs an integer 'min_dim' and a positive 'flops_per_second'
 // MISSING: cannot read the calibration '{{.*}}missing.json'
-// OPTION: pipelining must be auto, none, collective or ring, got 'tree'
+// OPTION: for the --pipelining option: Cannot find option named 'tree'!
 
 // An 8192^3 bf16 AG+GEMM: the copy engine's ring hides the allgather (one
 // chunk per block: two GEMMs of half the rows); over NCCL, whose kernels

@@ -1,6 +1,6 @@
 // RUN: fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-verify-stage{stage=propagated}))' -verify-diagnostics
 // RUN: not fuser-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(fuser-verify-stage{stage=hostir}))' 2>&1 | FileCheck %s --check-prefix=STAGE
-// STAGE: unknown stage 'hostir'; expected propagated, decomposed, laid-out or segmented
+// STAGE: for the --stage option: Cannot find option named 'hostir'!
 
 // Nothing sharded at all is a valid `propagated` function.
 func.func @unsharded(%x: tensor<8xf32>) -> tensor<8xf32> {

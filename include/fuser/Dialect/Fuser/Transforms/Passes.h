@@ -3,6 +3,8 @@
 #ifndef FUSER_DIALECT_FUSER_TRANSFORMS_PASSES_H
 #define FUSER_DIALECT_FUSER_TRANSFORMS_PASSES_H
 
+#include "fuser/PassOptions/PassOptions.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"

@@ -88,11 +88,13 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
   let options = [
-    Option<"reshardPlacement", "reshard-placement", "std::string",
-           /*default=*/"\"auto\"",
+    Option<"reshardPlacement", "reshard-placement",
+           "::mlir::fuser::ReshardPlacement",
+           /*default=*/"::mlir::fuser::ReshardPlacement::Auto",
            "Where to move data for a resharding op: 'before' (convert its "
            "operands), 'after' (convert its result, when its operands agree), "
-           "or 'auto' (whichever moves fewer elements; after on a tie)">
+           "or 'auto' (whichever moves fewer elements; after on a tie)",
+           "::mlir::fuser::reshardPlacementChoices()">
   ];
 }
 
@@ -130,13 +132,16 @@ def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
     values that state a layout are left alone.
   }];
   let options = [
-    Option<"pipelining", "pipelining", "std::string",
-           /*default=*/"\"collective\"",
+    Option<"pipelining", "pipelining", "::mlir::fuser::PipeliningPolicy",
+           /*default=*/"::mlir::fuser::PipeliningPolicy::Collective",
            "How pipelined communications overlap: collective, ring, none or "
-           "auto (the cost model chooses, with the chunk count)">,
-    Option<"backend", "backend", "std::string", /*default=*/"\"nccl\"",
+           "auto (the cost model chooses, with the chunk count)",
+           "::mlir::fuser::pipeliningChoices()">,
+    Option<"backend", "backend", "::mlir::hostir::Backend",
+           /*default=*/"::mlir::hostir::Backend::NCCL",
            "Communication library the program posts on: with cuda_ipc, a "
-           "ring moves blocks through the copy engine">,
+           "ring moves blocks through the copy engine",
+           "::mlir::fuser::backendChoices()">,
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
            "JSON file of the machine's GEMM rates and links for "
            "pipelining=auto (default: the measured 2 x H200 machine)">
@@ -304,9 +309,11 @@ def VerifyStage : Pass<"fuser-verify-stage", "func::FuncOp"> {
     communication, a view or a segment boundary.
   }];
   let options = [
-    Option<"stage", "stage", "std::string", /*default=*/"\"decomposed\"",
+    Option<"stage", "stage", "::mlir::fuser::CompilerStage",
+           /*default=*/"::mlir::fuser::CompilerStage::Decomposed",
            "The stage whose contract to check: propagated, decomposed, "
-           "laid-out or segmented">
+           "laid-out or segmented",
+           "::mlir::fuser::compilerStageChoices()">
   ];
 }
 
