@@ -21,6 +21,7 @@
 #include "Minimizer.h"
 #include "Mutator.h"
 #include "Sandbox.h"
+#include "TestPasses.h"
 
 #include "fuser/InitAllDialects.h"
 #include "fuser/InitAllPasses.h"
@@ -38,12 +39,6 @@
 
 #include <chrono>
 #include <map>
-
-namespace fuser::test {
-void registerTestAliasAnalysisPass();
-void registerTestCrashPass();
-void registerTestShardingRulesPass();
-} // namespace fuser::test
 
 using namespace llvm;
 namespace cl = llvm::cl;
@@ -375,9 +370,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   fuser::registerAllDialects(registry);
   fuser::registerAllPasses();
-  fuser::test::registerTestAliasAnalysisPass();
-  fuser::test::registerTestCrashPass();
-  fuser::test::registerTestShardingRulesPass();
+  fuser::test::registerTestPasses();
   // Children are forked: the context must not own threads.
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();

@@ -6,25 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestPasses.h"
 #include "fuser/InitAllDialects.h"
 #include "fuser/InitAllPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-namespace fuser::test {
-void registerTestAliasAnalysisPass();
-void registerTestCrashPass();
-void registerTestShardingRulesPass();
-} // namespace fuser::test
-
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   fuser::registerAllDialects(registry);
   fuser::registerAllPasses();
-  fuser::test::registerTestAliasAnalysisPass();
-  fuser::test::registerTestCrashPass();
-  fuser::test::registerTestShardingRulesPass();
+  fuser::test::registerTestPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Fuser-MLIR optimizer driver\n", registry));
 }

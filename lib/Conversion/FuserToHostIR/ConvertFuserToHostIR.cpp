@@ -43,16 +43,9 @@ LogicalResult HostLowering::post(Operation *op, Value input, Value output,
                                  MeshAttr mesh, int64_t axis,
                                  Attributes... attributes) {
   Location loc = op->getLoc();
-  // CUDA IPC copies data but cannot reduce: reductions go through NCCL.
-  constexpr bool reduces =
-      llvm::is_one_of<HostOp, hostir::AllreduceOp, hostir::ReduceScatterOp,
-                      hostir::ReduceOp>::value;
-  hostir::Backend library = reduces && backend == hostir::Backend::CudaIpc
-                                ? hostir::Backend::NCCL
-                                : backend;
   Value work = HostOp::create(
       builder, loc, hostir::WorkType::get(builder.getContext()), input, output,
-      team(loc, mesh, axis), library, attributes...);
+      team(loc, mesh, axis), getLibraryBackend(), attributes...);
   hostir::WaitOp::create(builder, loc, work);
   return success();
 }
@@ -159,7 +152,7 @@ LogicalResult HostLowering::emitAllToAll(AllToAllOp comm, Value input,
     hostir::CopyOp::create(builder, loc, sent, sendBuffer);
   Value work = hostir::AllToAllOp::create(
       builder, loc, hostir::WorkType::get(builder.getContext()), sendBuffer,
-      receiveBuffer, team(loc, mesh, comm.getAxis()), backend);
+      receiveBuffer, team(loc, mesh, comm.getAxis()), getLibraryBackend());
   hostir::WaitOp::create(builder, loc, work);
   if (receiveBuffer != received)
     hostir::CopyOp::create(builder, loc, receiveBuffer, received);

@@ -121,9 +121,6 @@ private:
   LogicalResult lowerSendRecv(SendRecvOp transfer);
   /// send_recv between meshes of different shapes (ShardTransfers.cpp).
   LogicalResult lowerShardTransfers(SendRecvOp transfer);
-  /// The devices of both meshes of `transfer`, sorted: the members, in
-  /// order, of the team a send_recv runs on.
-  static SmallVector<int64_t> devicesOfBothMeshes(SendRecvOp transfer);
   /// The team of `devices` (sorted ids): member i is devices[i].
   Value teamOfDevices(Location loc, ArrayRef<int64_t> devices);
 
@@ -148,6 +145,14 @@ private:
   Value team(Location loc, MeshAttr mesh, int64_t axis);
   /// The executing rank, computed once at the program's entry.
   Value getRank(Location loc);
+
+  /// The library collectives and point-to-point transfers post on: CUDA
+  /// IPC moves data only through the ring pipelines' copies, so with it
+  /// they go through NCCL.
+  hostir::Backend getLibraryBackend() const {
+    return backend == hostir::Backend::CudaIpc ? hostir::Backend::NCCL
+                                               : backend;
+  }
 
   func::FuncOp function;
   hostir::Backend backend;

@@ -70,16 +70,6 @@ LogicalResult HostLowering::onMeshOnly(Location loc, MeshAttr mesh,
   return emitted;
 }
 
-SmallVector<int64_t> HostLowering::devicesOfBothMeshes(SendRecvOp transfer) {
-  SmallVector<int64_t> devices =
-      getSharding(transfer.getInput()).getMesh().getDeviceIds();
-  llvm::append_range(
-      devices, getSharding(transfer.getResult()).getMesh().getDeviceIds());
-  llvm::sort(devices);
-  devices.erase(llvm::unique(devices), devices.end());
-  return devices;
-}
-
 Value HostLowering::teamOfDevices(Location loc, ArrayRef<int64_t> devices) {
   auto all = MeshAttr::getOfDevices(
       builder.getContext(), {static_cast<int64_t>(devices.size())}, devices);
@@ -116,7 +106,7 @@ LogicalResult HostLowering::lowerSendRecv(SendRecvOp transfer) {
       getSharding(transfer.getInput()).getMesh().getDeviceIds();
   SmallVector<int64_t> to =
       getSharding(transfer.getResult()).getMesh().getDeviceIds();
-  SmallVector<int64_t> devices = devicesOfBothMeshes(transfer);
+  SmallVector<int64_t> devices = transfer.getDevicesOfBothMeshes();
   auto teamIndex = [&](int64_t device) {
     return static_cast<int64_t>(llvm::lower_bound(devices, device) -
                                 devices.begin());
@@ -165,11 +155,11 @@ LogicalResult HostLowering::lowerSendRecv(SendRecvOp transfer) {
   auto workType = hostir::WorkType::get(builder.getContext());
   auto send = [&] {
     return hostir::SendOp::create(builder, loc, workType, input, sendTo, team,
-                                  backend);
+                                  getLibraryBackend());
   };
   auto receive = [&] {
     return hostir::RecvOp::create(builder, loc, workType, output, receiveFrom,
-                                  team, backend);
+                                  team, getLibraryBackend());
   };
   auto inside = [&](Block *block, auto emit) {
     OpBuilder::InsertionGuard guard(builder);

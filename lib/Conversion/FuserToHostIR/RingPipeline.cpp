@@ -111,9 +111,9 @@ void HostLowering::emitRingTransfer(const Ring &ring, Value send,
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(body);
     hostir::SendOp::create(builder, loc, workType, send, sendPeer, ring.team,
-                           backend);
+                           getLibraryBackend());
     hostir::RecvOp::create(builder, loc, workType, receive, receivePeer,
-                           ring.team, backend);
+                           ring.team, getLibraryBackend());
   }
   hostir::WaitOp::create(builder, loc, group);
 }

@@ -72,7 +72,7 @@ LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
     byDevice[block.source].sends.push_back(&block);
     byDevice[block.target].receives.push_back(&block);
   }
-  SmallVector<int64_t> devices = devicesOfBothMeshes(transfer);
+  SmallVector<int64_t> devices = transfer.getDevicesOfBothMeshes();
   Value team = teamOfDevices(loc, devices);
   auto teamIndex = [&](int64_t device) {
     return index(loc, llvm::lower_bound(devices, device) - devices.begin());
@@ -129,10 +129,10 @@ LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
         builder.setInsertionPointToStart(&group.getBody().emplaceBlock());
         for (auto [buffer, peer] : sent)
           hostir::SendOp::create(builder, loc, workType, buffer, peer, team,
-                                 backend);
+                                 getLibraryBackend());
         for (auto [buffer, peer] : received)
           hostir::RecvOp::create(builder, loc, workType, buffer, peer, team,
-                                 backend);
+                                 getLibraryBackend());
       }
       hostir::WaitOp::create(builder, loc, group);
     }

@@ -166,6 +166,29 @@ static MemRefType keepingDynamicLayout(MemRefType wanted, MemRefType view) {
       StridedLayoutAttr::get(wanted.getContext(), offset, strides));
 }
 
+/// `strides` and `offset` (of `buffer`'s type, or restating them) as index
+/// values: the static ones as constants, the dynamic ones read from the
+/// buffer (one memref.extract_strided_metadata, where any is dynamic).
+static std::pair<SmallVector<OpFoldResult>, OpFoldResult>
+getMixedStridesAndOffset(OpBuilder &builder, Location loc, Value buffer,
+                         ArrayRef<int64_t> strides, int64_t offset) {
+  memref::ExtractStridedMetadataOp metadata;
+  auto readMetadata = [&] {
+    if (!metadata)
+      metadata = memref::ExtractStridedMetadataOp::create(builder, loc, buffer);
+    return metadata;
+  };
+  SmallVector<OpFoldResult> mixedStrides;
+  for (auto [dim, stride] : llvm::enumerate(strides))
+    mixedStrides.push_back(ShapedType::isDynamic(stride)
+                               ? OpFoldResult(readMetadata().getStrides()[dim])
+                               : OpFoldResult(builder.getIndexAttr(stride)));
+  OpFoldResult mixedOffset = ShapedType::isDynamic(offset)
+                                 ? OpFoldResult(readMetadata().getOffset())
+                                 : OpFoldResult(builder.getIndexAttr(offset));
+  return {mixedStrides, mixedOffset};
+}
+
 /// `view` with the strides `wanted` states for its unit dims, where they
 /// differ: a unit dim's stride addresses no element, but a cast takes
 /// strides as they are written.
@@ -185,15 +208,8 @@ static Value withUnitDimStrides(OpBuilder &builder, Location loc, Value view,
   }
   if (!differs)
     return view;
-  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, view);
-  SmallVector<OpFoldResult> newStrides;
-  for (auto [dim, stride] : llvm::enumerate(strides))
-    newStrides.push_back(ShapedType::isDynamic(stride)
-                             ? OpFoldResult(metadata.getStrides()[dim])
-                             : OpFoldResult(builder.getIndexAttr(stride)));
-  OpFoldResult newOffset = ShapedType::isDynamic(offset)
-                               ? OpFoldResult(metadata.getOffset())
-                               : OpFoldResult(builder.getIndexAttr(offset));
+  auto [newStrides, newOffset] =
+      getMixedStridesAndOffset(builder, loc, view, strides, offset);
   auto resultType = MemRefType::get(
       type.getShape(), type.getElementType(),
       StridedLayoutAttr::get(builder.getContext(), offset, strides));
@@ -226,23 +242,8 @@ LogicalResult HostLowering::lowerView(Operation *op) {
     SmallVector<int64_t> staticStrides;
     int64_t staticOffset;
     (void)sourceType.getStridesAndOffset(staticStrides, staticOffset);
-    // Strides and offset known only at run time are read from the buffer.
-    memref::ExtractStridedMetadataOp metadata;
-    auto readMetadata = [&] {
-      if (!metadata)
-        metadata =
-            memref::ExtractStridedMetadataOp::create(builder, loc, source);
-      return metadata;
-    };
-    SmallVector<OpFoldResult> strides;
-    for (auto [dim, stride] : llvm::enumerate(staticStrides))
-      strides.push_back(ShapedType::isDynamic(stride)
-                            ? OpFoldResult(readMetadata().getStrides()[dim])
-                            : OpFoldResult(builder.getIndexAttr(stride)));
-    OpFoldResult offset =
-        ShapedType::isDynamic(staticOffset)
-            ? OpFoldResult(readMetadata().getOffset())
-            : OpFoldResult(builder.getIndexAttr(staticOffset));
+    auto [strides, offset] = getMixedStridesAndOffset(
+        builder, loc, source, staticStrides, staticOffset);
     ViewStrides views(builder, loc);
     FailureOr<SmallVector<OpFoldResult>> viewStrides = getViewStrides(
         views, op, sourceType.getShape(), strides, wanted.getShape());

@@ -300,6 +300,18 @@ struct CheckedCallLowering : NamedCallPattern<Op> {
   }
 };
 
+/// fuser_wait(work): the buffers a wait names only mark their lifetimes.
+struct WaitLowering : RuntimeCallPattern<hostir::WaitOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
+  LogicalResult
+  matchAndRewrite(hostir::WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    callChecked(rewriter, op, "fuser_wait", {adaptor.getWork()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The product's FuserActivation: fuser's Activation values are the
 /// runtime's, 0 for none.
 template <typename ProductOp> int64_t getRuntimeActivation(ProductOp op) {
@@ -475,13 +487,22 @@ LogicalResult flattenKernels(ModuleOp module) {
 }
 
 /// Reports the first op `target` has no lowering for: CUDA IPC on CPU
-/// ranks, launches of kernels compiled for the other target.
+/// ranks, MPI communications on GPUs (the CUDA backend posts on NCCL; the
+/// host backend runs NCCL's communications over MPI), launches of kernels
+/// compiled for the other target.
 LogicalResult checkTargetSupportsOps(ModuleOp module, HostTarget target) {
   WalkResult walk = module.walk([&](Operation *op) {
     if (target == HostTarget::CPU &&
         isa<IpcShareOp, IpcPeerBufferOp, IpcSignalOp, IpcWaitOp>(op)) {
       op->emitError("CUDA IPC needs the CUDA runtime backend (target=cuda); "
                     "compile for CPU ranks with backend=mpi or backend=nccl");
+      return WalkResult::interrupt();
+    }
+    auto library = op->getAttrOfType<BackendAttr>("backend");
+    if (target == HostTarget::CUDA && library &&
+        library.getValue() == Backend::MPI) {
+      op->emitOpError("posts on MPI, which the CUDA runtime backend does not "
+                      "run on device buffers; lower with backend=nccl");
       return WalkResult::interrupt();
     }
     auto launch = dyn_cast<LaunchOp>(op);
@@ -635,14 +656,12 @@ void mlir::fuser::populateHostIRToLLVMConversionPatterns(
       return LLVM::LLVMPointerType::get(type.getContext());
     return std::nullopt;
   });
-  patterns
-      .add<RankLowering, TeamLowering, TeamIndexLowering, InMeshLowering,
-           AllocateLowering, DeallocateLowering, GetCachedBufferLowering,
-           CachedBufferLowering, PointToPointLowering<hostir::SendOp>,
-           PointToPointLowering<hostir::RecvOp>, CoalesceLowering,
-           MatmulLowering, LinearLowering, ReduceBlocksLowering, CopyLowering>(
-          converter);
-  patterns.add<CheckedCallLowering<hostir::WaitOp>>(converter, "fuser_wait");
+  patterns.add<RankLowering, TeamLowering, TeamIndexLowering, InMeshLowering,
+               AllocateLowering, DeallocateLowering, GetCachedBufferLowering,
+               CachedBufferLowering, PointToPointLowering<hostir::SendOp>,
+               PointToPointLowering<hostir::RecvOp>, CoalesceLowering,
+               MatmulLowering, LinearLowering, ReduceBlocksLowering,
+               CopyLowering, WaitLowering>(converter);
   patterns.add<CollectiveLowering<hostir::AllgatherOp>>(converter,
                                                         "fuser_allgather");
   patterns.add<CollectiveLowering<hostir::AllreduceOp>>(converter,

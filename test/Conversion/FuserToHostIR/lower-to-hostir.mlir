@@ -61,15 +61,16 @@ module {
 // CHECK: hostir.scatter {{.*}} root = 0 : memref<8x4xf32>, memref<4x4xf32>, !hostir.team<2>
 // CHECK: hostir.broadcast {{.*}} root = 0 : memref<8x4xf32>, memref<8x4xf32>, !hostir.team<2>
 // CHECK: hostir.reduce {{.*}} kind = max root = 1 : memref<8x4xf32>, memref<8x4xf32>, !hostir.team<2>
-// With cuda_ipc, data movement uses IPC copies and reductions go through
-// NCCL, which can reduce.
+// With cuda_ipc, CUDA IPC copies move the blocks of ring pipelines; every
+// collective outside them posts on NCCL.
 // IPC-LABEL: func.func @kinds
-// IPC: hostir.allgather {{.*}} backend = cuda_ipc
+// IPC-NOT: backend = cuda_ipc
+// IPC: hostir.allgather {{.*}} backend = nccl
 // IPC: hostir.reduce_scatter {{.*}} backend = nccl kind = max
-// IPC: hostir.all_to_all {{.*}} backend = cuda_ipc
-// IPC: hostir.gather {{.*}} backend = cuda_ipc
-// IPC: hostir.scatter {{.*}} backend = cuda_ipc
-// IPC: hostir.broadcast {{.*}} backend = cuda_ipc
+// IPC: hostir.all_to_all {{.*}} backend = nccl
+// IPC: hostir.gather {{.*}} backend = nccl
+// IPC: hostir.scatter {{.*}} backend = nccl
+// IPC: hostir.broadcast {{.*}} backend = nccl
 // IPC: hostir.reduce {{.*}} backend = nccl kind = max
 #mesh = #fuser.mesh<[2]>
 #rows = #fuser.sharding<#mesh, [[0], []]>

@@ -62,3 +62,15 @@ module attributes {gpu.container_module} {
 
 // expected-error @+1 {{symbol @_mlir_ciface_program is reserved for the runtime and the programs' C entry points}}
 func.func private @_mlir_ciface_program()
+
+// -----
+
+// The CUDA runtime backend posts on NCCL: an MPI communication is refused.
+func.func @mpi_on_gpus(%a: memref<4xf32>, %b: memref<8xf32>) {
+  %r = hostir.rank : index
+  %t = hostir.team %r mesh = #fuser.mesh<[2]> axes = [0] : !hostir.team<2>
+  // expected-error @+1 {{'hostir.allgather' op posts on MPI, which the CUDA runtime backend does not run on device buffers; lower with backend=nccl}}
+  %w = hostir.allgather %a, %b on %t backend = mpi : memref<4xf32>, memref<8xf32>, !hostir.team<2>
+  hostir.wait %w for %a, %b : memref<4xf32>, memref<8xf32>
+  return
+}

@@ -12,8 +12,7 @@
 // CHECK-LABEL: func.func @same_mesh
 func.func @same_mesh(
     %rows: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>,
-    %partial: tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>,
-    %ring: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], stream = {0 : 2}>>) {
+    %partial: tensor<8x4xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>) {
   // CHECK: fuser.comm.allgather %{{.*}} axis = 0 : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
   %0 = fuser.comm.allgather %rows axis = 0
       : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
@@ -29,9 +28,6 @@ func.func @same_mesh(
   // CHECK: fuser.comm.all_to_all %{{.*}} axis = 0 : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [0]]>>
   %3 = fuser.comm.all_to_all %rows axis = 0
       : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
-  // CHECK: fuser.comm.collective_permute %{{.*}} axis = 0 offset = 1 : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []], stream = {0 : 2}>>
-  %4 = fuser.comm.collective_permute %ring axis = 0 offset = 1
-      : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], stream = {0 : 2}>> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], stream = {0 : 2}>>
   return
 }
 

@@ -256,24 +256,6 @@ func.func @f(%a: tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>>) {
 
 #mesh = #fuser.mesh<[2]>
 func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
-  // expected-error @+1 {{'fuser.comm.collective_permute' op offset 2 on mesh axis 0 of size 2 moves nothing}}
-  %0 = fuser.comm.collective_permute %a axis = 0 offset = 2 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
-  return
-}
-
-// -----
-
-#mesh = #fuser.mesh<[2]>
-func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
-  // expected-error @+1 {{'fuser.comm.collective_permute' op result sharding must be #fuser.sharding<#fuser.mesh<[2]>, [[0]]> (a permutation keeps the placement)}}
-  %0 = fuser.comm.collective_permute %a axis = 0 offset = 1 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]]>>
-  return
-}
-
-// -----
-
-#mesh = #fuser.mesh<[2]>
-func.func @f(%a: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) {
   // expected-error @+1 {{'fuser.comm.all_slice' op operand already uses mesh axis 0; all_slice splits a value replicated along it}}
   %0 = fuser.comm.all_slice %a axis = 0 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
   return

@@ -245,8 +245,24 @@ func.func @f(%a: memref<4xf32>, %b: memref<4xf32>, %t: !hostir.team<2>) {
 // -----
 
 func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>) {
-  // expected-error @+1 {{'hostir.allreduce' op backend cuda_ipc moves data but cannot reduce; use nccl or mpi}}
+  // expected-error @+1 {{'hostir.allreduce' op attribute 'backend' failed to satisfy constraint: communication library nccl or mpi (CUDA IPC moves data through the hostir.ipc_* ops and copies)}}
   %w = hostir.allreduce %a, %a on %t backend = cuda_ipc kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %b: memref<8xf32>, %t: !hostir.team<2>) {
+  // expected-error @+1 {{'hostir.allgather' op attribute 'backend' failed to satisfy constraint: communication library nccl or mpi (CUDA IPC moves data through the hostir.ipc_* ops and copies)}}
+  %w = hostir.allgather %a, %b on %t backend = cuda_ipc : memref<4xf32>, memref<8xf32>, !hostir.team<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %t: !hostir.team<2>, %p: index) {
+  // expected-error @+1 {{'hostir.send' op attribute 'backend' failed to satisfy constraint: communication library nccl or mpi (CUDA IPC moves data through the hostir.ipc_* ops and copies)}}
+  %w = hostir.send %a to %p on %t backend = cuda_ipc : memref<4xf32>, !hostir.team<2>
   return
 }
 
@@ -322,7 +338,7 @@ func.func @f(%a: memref<8xf32>, %t: !hostir.team<2>, %p: index) {
   %w = hostir.coalesce {
     // expected-error @+1 {{'hostir.send' op work handle is used inside hostir.coalesce; wait on the group's handle instead}}
     %s = hostir.send %a to %p on %t backend = nccl : memref<8xf32>, !hostir.team<2>
-    hostir.wait %s
+    hostir.wait %s for %a : memref<8xf32>
   }
   return
 }
@@ -429,6 +445,24 @@ func.func @f(%h: !hostir.ipc_handles<memref<4xf32>>, %p: index) {
 func.func @f(%w: !hostir.work) {
   // expected-error @+1 {{'hostir.wait' op waits on a work handle that no communication of this program posted}}
   hostir.wait %w
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %b: memref<8xf32>, %t: !hostir.team<2>) {
+  %w = hostir.allgather %a, %b on %t backend = nccl : memref<4xf32>, memref<8xf32>, !hostir.team<2>
+  // expected-error @+1 {{'hostir.wait' op must name the buffers its communication uses: the 2 memref operands of 'hostir.allgather' in order, not these 1}}
+  hostir.wait %w for %a : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %b: memref<8xf32>, %t: !hostir.team<2>) {
+  %w = hostir.allgather %a, %b on %t backend = nccl : memref<4xf32>, memref<8xf32>, !hostir.team<2>
+  // expected-error @+1 {{'hostir.wait' op must name the buffers its communication uses: the 2 memref operands of 'hostir.allgather' in order, not these 2}}
+  hostir.wait %w for %b, %a : memref<8xf32>, memref<4xf32>
   return
 }
 

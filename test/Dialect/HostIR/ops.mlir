@@ -78,16 +78,16 @@ module {
                          %team: !hostir.team<2>) {
     // CHECK: %[[W:.*]] = hostir.allgather %{{.*}}, %{{.*}} on %{{.*}} backend = nccl : memref<4xf32>, memref<8xf32>, !hostir.team<2>
     %0 = hostir.allgather %small, %big on %team backend = nccl : memref<4xf32>, memref<8xf32>, !hostir.team<2>
-    // CHECK: hostir.wait %[[W]]
-    hostir.wait %0
+    // CHECK: hostir.wait %[[W]] for %{{.*}}, %{{.*}} : memref<4xf32>, memref<8xf32>
+    hostir.wait %0 for %small, %big : memref<4xf32>, memref<8xf32>
     // CHECK: hostir.allreduce %{{.*}}, %{{.*}} on %{{.*}} backend = mpi kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
     %1 = hostir.allreduce %big, %big on %team backend = mpi kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
     // CHECK: hostir.reduce_scatter %{{.*}}, %{{.*}} on %{{.*}} backend = nccl kind = max : memref<8xf32>, memref<4xf32>, !hostir.team<2>
     %2 = hostir.reduce_scatter %big, %small on %team backend = nccl kind = max : memref<8xf32>, memref<4xf32>, !hostir.team<2>
     // CHECK: hostir.reduce %{{.*}}, %{{.*}} on %{{.*}} backend = nccl kind = avg root = 1 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
     %3 = hostir.reduce %big, %big on %team backend = nccl kind = avg root = 1 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-    // CHECK: hostir.broadcast %{{.*}}, %{{.*}} on %{{.*}} backend = cuda_ipc root = 0 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-    %4 = hostir.broadcast %big, %big on %team backend = cuda_ipc root = 0 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+    // CHECK: hostir.broadcast %{{.*}}, %{{.*}} on %{{.*}} backend = nccl root = 0 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
+    %4 = hostir.broadcast %big, %big on %team backend = nccl root = 0 : memref<8xf32>, memref<8xf32>, !hostir.team<2>
     // CHECK: hostir.gather %{{.*}}, %{{.*}} on %{{.*}} backend = mpi root = 1 : memref<4xf32>, memref<8xf32>, !hostir.team<2>
     %5 = hostir.gather %small, %big on %team backend = mpi root = 1 : memref<4xf32>, memref<8xf32>, !hostir.team<2>
     // CHECK: hostir.scatter %{{.*}}, %{{.*}} on %{{.*}} backend = nccl root = 0 : memref<8xf32>, memref<4xf32>, !hostir.team<2>
@@ -112,8 +112,8 @@ module {
       %s = hostir.send %send to %peer on %team backend = nccl : memref<4xf32>, !hostir.team<2>
       %r = hostir.recv %recv from %peer on %team backend = nccl : memref<4xf32>, !hostir.team<2>
     }
-    // CHECK: hostir.wait %[[GROUP]]
-    hostir.wait %2
+    // CHECK: hostir.wait %[[GROUP]] for %{{.*}}, %{{.*}} : memref<4xf32>, memref<4xf32>
+    hostir.wait %2 for %send, %recv : memref<4xf32>, memref<4xf32>
     return
   }
 

@@ -263,18 +263,14 @@ LogicalResult AllToAllOp::verify() {
                         "the operand's with the axis moved to another dim");
 }
 
-LogicalResult CollectivePermuteOp::verify() {
-  FailureOr<CommSides> sides = getSides(*this);
-  int64_t axis = getAxis();
-  if (failed(sides) || failed(checkAxis(*this, sides->input, "operand", axis)))
-    return failure();
-  int64_t size = sides->input.getMesh().getAxisSize(axis);
-  if (getOffset() % size == 0)
-    return emitOpError("offset ")
-           << getOffset() << " on mesh axis " << axis << " of size " << size
-           << " moves nothing";
-  return checkPlacement(*this, "result", sides->result, sides->input,
-                        "a permutation keeps the placement");
+SmallVector<int64_t> SendRecvOp::getDevicesOfBothMeshes() {
+  SmallVector<int64_t> devices =
+      getSharding(getInput()).getMesh().getDeviceIds();
+  llvm::append_range(devices,
+                     getSharding(getResult()).getMesh().getDeviceIds());
+  llvm::sort(devices);
+  devices.erase(llvm::unique(devices), devices.end());
+  return devices;
 }
 
 //===----------------------------------------------------------------------===//

@@ -78,13 +78,10 @@ static bool movesShardBlocks(Operation *op) {
 /// mesh, or, between meshes of different shapes, runs on all their devices.
 static std::pair<std::optional<int64_t>, int64_t> teamOf(Operation *op) {
   auto axis = op->getAttrOfType<IntegerAttr>("axis");
-  if (movesShardBlocks(op)) {
-    SmallVector<int64_t> devices;
-    for (Value value : {op->getOperand(0), Value(op->getResult(0))})
-      llvm::append_range(devices, getSharding(value).getMesh().getDeviceIds());
-    llvm::sort(devices);
-    return {std::nullopt, llvm::unique(devices) - devices.begin()};
-  }
+  if (movesShardBlocks(op))
+    return {std::nullopt,
+            static_cast<int64_t>(
+                cast<SendRecvOp>(op).getDevicesOfBothMeshes().size())};
   if (!axis)
     return {std::nullopt, 2};
   int64_t size = 1;
@@ -154,9 +151,6 @@ static LogicalResult countBytes(Volume &volume, int64_t input,
           countShardBlocks(volume, transfer);
         else
           both(input);
-      })
-      .Case([&](CollectivePermuteOp permute) {
-        both(permute.getOffset() % n == 0 ? 0 : input);
       })
       // Pipelined along a chain: every rank passes the value (or the
       // running reduction) on once.

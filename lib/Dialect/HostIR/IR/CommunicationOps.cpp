@@ -20,8 +20,7 @@ enum class CountRule { Equal, OutputIsTeamTimesInput, InputIsTeamTimesOutput,
 
 static LogicalResult verifyCollective(Operation *op, MemRefType input,
                                       MemRefType output, TeamType team,
-                                      Backend backend, CountRule rule,
-                                      bool reduces,
+                                      CountRule rule,
                                       std::optional<int64_t> root) {
   if (input.getElementType() != output.getElementType())
     return op->emitOpError("input element type ")
@@ -33,9 +32,6 @@ static LogicalResult verifyCollective(Operation *op, MemRefType input,
       return op->emitOpError() << name << " buffer " << type
                                << " has gaps; communication buffers must be "
                                   "dense";
-  if (reduces && backend == Backend::CudaIpc)
-    return op->emitOpError("backend cuda_ipc moves data but cannot reduce; "
-                           "use nccl or mpi");
   int64_t size = team.getSize();
   if (root && (*root < 0 || *root >= size))
     return op->emitOpError("root ")
@@ -72,53 +68,47 @@ static LogicalResult verifyCollective(Operation *op, MemRefType input,
 
 LogicalResult AllgatherOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(),
-                          CountRule::OutputIsTeamTimesInput, false,
-                          std::nullopt);
+                          getTeam().getType(),
+                          CountRule::OutputIsTeamTimesInput, std::nullopt);
 }
 
 LogicalResult AllreduceOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(), CountRule::Equal,
-                          true, std::nullopt);
+                          getTeam().getType(), CountRule::Equal, std::nullopt);
 }
 
 LogicalResult ReduceScatterOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(),
-                          CountRule::InputIsTeamTimesOutput, true,
-                          std::nullopt);
+                          getTeam().getType(),
+                          CountRule::InputIsTeamTimesOutput, std::nullopt);
 }
 
 LogicalResult ReduceOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(), CountRule::Equal,
-                          true, getRoot());
+                          getTeam().getType(), CountRule::Equal, getRoot());
 }
 
 LogicalResult BroadcastOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(), CountRule::Equal,
-                          false, getRoot());
+                          getTeam().getType(), CountRule::Equal, getRoot());
 }
 
 LogicalResult GatherOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(),
-                          CountRule::OutputIsTeamTimesInput, false, getRoot());
+                          getTeam().getType(),
+                          CountRule::OutputIsTeamTimesInput, getRoot());
 }
 
 LogicalResult ScatterOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(),
-                          CountRule::InputIsTeamTimesOutput, false, getRoot());
+                          getTeam().getType(),
+                          CountRule::InputIsTeamTimesOutput, getRoot());
 }
 
 LogicalResult AllToAllOp::verify() {
   return verifyCollective(*this, getInput().getType(), getOutput().getType(),
-                          getTeam().getType(), getBackend(),
-                          CountRule::EqualAndDivisibleByTeam, false,
-                          std::nullopt);
+                          getTeam().getType(),
+                          CountRule::EqualAndDivisibleByTeam, std::nullopt);
 }
 
 LogicalResult CoalesceOp::verifyRegions() {

@@ -277,11 +277,35 @@ LogicalResult AliasSelectOp::verify() {
   return success();
 }
 
+SmallVector<Value> mlir::hostir::getPostedBuffers(Operation *poster) {
+  SmallVector<Value> buffers;
+  auto collect = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()))
+        buffers.push_back(operand);
+  };
+  if (!poster)
+    return buffers;
+  if (auto group = dyn_cast<CoalesceOp>(poster)) {
+    for (Block &body : group.getBody())
+      for (Operation &member : body)
+        collect(&member);
+    return buffers;
+  }
+  collect(poster);
+  return buffers;
+}
+
 LogicalResult WaitOp::verify() {
   Operation *poster = getWork().getDefiningOp();
   if (!poster)
     return emitOpError("waits on a work handle that no communication of this "
                        "program posted");
+  SmallVector<Value> posted = getPostedBuffers(poster);
+  if (!llvm::equal(getBuffers(), posted))
+    return emitOpError("must name the buffers its communication uses: the ")
+           << posted.size() << " memref operands of '" << poster->getName()
+           << "' in order, not these " << getBuffers().size();
   return success();
 }
 

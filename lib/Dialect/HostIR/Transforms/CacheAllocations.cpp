@@ -1,5 +1,6 @@
 //===- CacheAllocations.cpp - buffers that outlive one execution ----------===//
 
+#include "fuser/Dialect/HostIR/Transforms/BufferLifetimes.h"
 #include "fuser/Dialect/HostIR/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -14,12 +15,13 @@ namespace mlir::hostir {
 using namespace mlir;
 using namespace mlir::hostir;
 
-static bool escapes(Value buffer) {
-  for (Value value : getBufferAndViews(buffer))
-    for (Operation *user : value.getUsers())
-      if (user->hasTrait<mlir::OpTrait::ReturnLike>())
-        return true;
-  return false;
+/// Whether `allocation`'s buffer outlives the execution or is freed
+/// through another value: what a cached buffer, never freed, cannot be.
+static bool escapes(AllocateOp allocation, const BufferLifetimes &lifetimes) {
+  Operation *through = nullptr;
+  Value buffer = allocation.getBuffer();
+  return lifetimes.getOwner(allocation, through) != buffer ||
+         lifetimes.isReturned(buffer);
 }
 
 namespace {
@@ -29,10 +31,11 @@ struct CacheAllocationsPass
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     for (func::FuncOp function : module.getOps<func::FuncOp>()) {
+      BufferLifetimes lifetimes(function);
       SmallVector<AllocateOp> allocations;
       function.walk([&](AllocateOp allocation) {
         if (allocation.getBuffer().getType().hasStaticShape() &&
-            !allocation.getZeroed() && !escapes(allocation.getBuffer()))
+            !allocation.getZeroed() && !escapes(allocation, lifetimes))
           allocations.push_back(allocation);
       });
       for (AllocateOp allocation : allocations) {

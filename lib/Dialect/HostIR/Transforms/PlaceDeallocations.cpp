@@ -1,7 +1,9 @@
 //===- PlaceDeallocations.cpp - free buffers after their last use ---------===//
 
+#include "fuser/Dialect/HostIR/Transforms/BufferLifetimes.h"
 #include "fuser/Dialect/HostIR/Transforms/Passes.h"
 
+#include "mlir/Analysis/Liveness.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::hostir {
@@ -30,50 +32,60 @@ static bool isStreamJoin(Operation *op) {
   return !result.wasInterrupted();
 }
 
-static void placeDeallocation(AllocateOp allocation) {
-  Block *block = allocation->getBlock();
-  Operation *last = allocation;
-  auto extendTo = [&](Operation *user) {
-    Operation *ancestor = block->findAncestorOpInBlock(*user);
-    if (ancestor && last->isBeforeInBlock(ancestor))
-      last = ancestor;
-    return ancestor;
-  };
-  for (Value value : getBufferAndViews(allocation.getBuffer()))
-    for (Operation *user : value.getUsers()) {
-      // Freed already, or the caller's.
-      if (isa<DeallocateOp>(user) ||
-          user->hasTrait<mlir::OpTrait::ReturnLike>())
-        return;
-      Operation *ancestor = extendTo(user);
-      // A posted communication uses its buffers until it is waited on.
-      for (Operation *poster : {user, ancestor}) {
-        if (!poster)
-          continue;
-        for (Value result : poster->getResults())
-          if (isa<WorkType>(result.getType()))
-            for (Operation *wait : result.getUsers())
-              extendTo(wait);
-      }
-    }
-  // A buffer used on worker streams is freed once they joined the current
-  // stream, so the stream-ordered free follows all their work.
+/// Frees `owner` after the last op of its block that uses it or a value
+/// referring to it (a wait names the buffers its communication still
+/// uses, so that is the wait), and after the stream joins right after it,
+/// so that the stream-ordered free follows the work of worker streams.
+static LogicalResult placeDeallocation(Value owner,
+                                       const BufferLifetimes &lifetimes,
+                                       const Liveness &liveness) {
+  Operation *last = owner.getDefiningOp();
+  const LivenessBlockInfo *block = liveness.getLiveness(last->getBlock());
+  for (Value alias : lifetimes.getAliases(owner))
+    last = block->getEndOperation(alias, last);
+  // Live past its block's end (the only way the terminator is the end).
+  if (last->hasTrait<OpTrait::IsTerminator>())
+    return owner.getDefiningOp()->emitError(
+        "cannot place the deallocation of this buffer: it is used after "
+        "the block that defines it ends");
   while (last->getNextNode() && isStreamJoin(last->getNextNode()))
     last = last->getNextNode();
-  OpBuilder builder(allocation->getContext());
+  OpBuilder builder(last->getContext());
   builder.setInsertionPointAfter(last);
-  DeallocateOp::create(builder, allocation.getLoc(), allocation.getBuffer());
+  DeallocateOp::create(builder, owner.getLoc(), owner);
+  return success();
 }
 
 namespace {
 struct PlaceDeallocationsPass
     : public mlir::hostir::impl::PlaceDeallocationsBase<PlaceDeallocationsPass> {
   void runOnOperation() override {
-    SmallVector<AllocateOp> allocations;
-    getOperation().walk(
-        [&](AllocateOp allocation) { allocations.push_back(allocation); });
-    for (AllocateOp allocation : allocations)
-      placeDeallocation(allocation);
+    BufferLifetimes lifetimes(getOperation());
+    SetVector<Value> owners;
+    bool ok = true;
+    getOperation().walk([&](AllocateOp allocation) {
+      Operation *through = nullptr;
+      if (Value owner = lifetimes.getOwner(allocation, through)) {
+        owners.insert(owner);
+        return;
+      }
+      allocation.emitError("cannot place the deallocation of this buffer: it "
+                           "flows through '")
+          << through->getName()
+          << "', which may also hold a buffer allocated elsewhere";
+      ok = false;
+    });
+    if (!ok)
+      return signalPassFailure();
+    Liveness liveness(getOperation());
+    for (Value owner : owners) {
+      bool freed = llvm::any_of(lifetimes.getAliases(owner), [](Value alias) {
+        return llvm::any_of(alias.getUsers(), llvm::IsaPred<DeallocateOp>);
+      });
+      if (!freed && !lifetimes.isReturned(owner) &&
+          failed(placeDeallocation(owner, lifetimes, liveness)))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -1,5 +1,6 @@
 //===- VerifyHostProgram.cpp - the hostir stage contract ------------------===//
 
+#include "fuser/Dialect/HostIR/Transforms/BufferLifetimes.h"
 #include "fuser/Dialect/HostIR/Transforms/Passes.h"
 
 namespace mlir::hostir {
@@ -23,17 +24,22 @@ struct VerifyHostProgramPass
       if (isa<mlir::fuser::FuserDialect>(op->getDialect()))
         fail(op, "fuser op left in a host program");
     });
+    BufferLifetimes lifetimes(getOperation());
     getOperation().walk([&](AllocateOp allocation) {
-      SmallVector<Value> values = getBufferAndViews(allocation.getBuffer());
+      Operation *through = nullptr;
+      Value owner = lifetimes.getOwner(allocation, through);
+      if (!owner)
+        return fail(allocation, "buffer flows through '" +
+                                    through->getName().getStringRef() +
+                                    "', which may also hold a buffer "
+                                    "allocated elsewhere");
+      SmallVector<Value> aliases = lifetimes.getAliases(allocation.getBuffer());
       SmallVector<DeallocateOp> frees;
-      bool returned = false;
-      for (Value value : values)
-        for (Operation *user : value.getUsers()) {
+      for (Value alias : aliases)
+        for (Operation *user : alias.getUsers())
           if (auto free = dyn_cast<DeallocateOp>(user))
             frees.push_back(free);
-          returned |= user->hasTrait<mlir::OpTrait::ReturnLike>();
-        }
-      if (frees.empty() && !returned)
+      if (frees.empty() && !lifetimes.isReturned(owner))
         fail(allocation, "buffer is never freed, cached or returned");
       if (frees.empty())
         return;
@@ -43,10 +49,13 @@ struct VerifyHostProgramPass
       });
       for (DeallocateOp again : llvm::drop_begin(frees))
         fail(again, "frees a buffer that is freed already");
-      // Uses after the free, in the free's block and the ops nested there.
       Operation *free = frees.front();
-      for (Value value : values)
-        for (Operation *user : value.getUsers()) {
+      if (frees.front().getBuffer() != owner)
+        fail(free, "frees a buffer through a value that does not own it (a "
+                   "view, or a buffer a branch yields)");
+      // Uses after the free, in the free's block and the ops nested there.
+      for (Value alias : aliases)
+        for (Operation *user : alias.getUsers()) {
           if (isa<DeallocateOp>(user))
             continue;
           Operation *ancestor = free->getBlock()->findAncestorOpInBlock(*user);

@@ -98,6 +98,32 @@ func.func @posted() -> memref<8xf32> {
   %in = hostir.allocate device : memref<8xf32>
   %out = hostir.allocate device : memref<8xf32>
   %w = hostir.allreduce %in, %out on %t backend = mpi kind = sum : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-  hostir.wait %w
+  hostir.wait %w for %in, %out : memref<8xf32>, memref<8xf32>
   return %out : memref<8xf32>
+}
+
+// -----
+
+// Buffers a branch yields, each branch its own, are freed through the
+// branch's result after its last use.
+// CHECK-LABEL: func.func @yielded
+// CHECK: %[[Y:.*]] = scf.if
+// CHECK-NOT: hostir.deallocate
+// CHECK: } else {
+// CHECK-NOT: hostir.deallocate
+// CHECK: }
+// CHECK-NEXT: hostir.copy %{{.*}}, %[[Y]]
+// CHECK-NEXT: hostir.deallocate %[[Y]]
+// CHECK-NEXT: return
+func.func @yielded(%c: i1, %x: memref<8xf32>) {
+  %y = scf.if %c -> memref<8xf32> {
+    %a = hostir.allocate device : memref<8xf32>
+    scf.yield %a : memref<8xf32>
+  } else {
+    %b = hostir.allocate device : memref<8xf32>
+    hostir.copy %x, %b : memref<8xf32>, memref<8xf32>
+    scf.yield %b : memref<8xf32>
+  }
+  hostir.copy %x, %y : memref<8xf32>, memref<8xf32>
+  return
 }

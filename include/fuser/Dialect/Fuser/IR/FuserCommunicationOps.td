@@ -249,6 +249,11 @@ def Fuser_SendRecvOp : Fuser_CommOp<"send_recv",
         -> tensor<8x4xf32, #fuser.sharding<#other, [[0], []]>>
     ```
   }];
+  let extraClassDeclaration = [{
+    /// The devices of both meshes, ascending and each once: the team the
+    /// transfers are posted on.
+    ::llvm::SmallVector<int64_t> getDevicesOfBothMeshes();
+  }];
 }
 
 def Fuser_AllToAllOp : Fuser_CommOp<"all_to_all",
@@ -272,28 +277,6 @@ def Fuser_AllToAllOp : Fuser_CommOp<"all_to_all",
     %y = fuser.comm.all_to_all %x axis = 0
         : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []]>>
         -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], [0]]>>
-    ```
-  }];
-}
-
-def Fuser_CollectivePermuteOp : Fuser_CommOp<"collective_permute",
-    "shift the pieces held along a mesh axis by a fixed offset",
-    (ins I64Attr:$axis, I64Attr:$offset), "`axis` `=` $axis `offset` `=` $offset"> {
-  let description = [{
-    Shifts the pieces held along mesh axis `axis`: the rank at index `i` of
-    `axis` sends its piece to index `(i + offset) mod size(axis)`, a ring step
-    of the stream pipelines. `axis` is an axis of the operand's mesh, and
-    `offset` is not a multiple of its size (which would move nothing). Operand
-    and result have the same placement (mesh, dim axes, partial state); their
-    stream splits may differ, since the piece held at each step differs while
-    the placement does not. Communication reports count it; host lowering has no
-    collective for it.
-
-    ```mlir
-    #mesh = #fuser.mesh<[2]>
-    #ring = #fuser.sharding<#mesh, [[0], []], stream = {0 : 2}>
-    %y = fuser.comm.collective_permute %x axis = 0 offset = 1
-        : tensor<8x4xf32, #ring> -> tensor<8x4xf32, #ring>
     ```
   }];
 }

@@ -26,6 +26,11 @@ struct CommunicationResource
 /// calls read them (which dim order a communication needs is the
 /// fuser-level layout contract).
 bool isDense(MemRefType type);
+
+/// The buffers the communication `poster` posts on (its memref operands in
+/// order, those of each member for a hostir.coalesce), which a wait on its
+/// work names; none when `poster` is null.
+SmallVector<Value> getPostedBuffers(Operation *poster);
 } // namespace mlir::hostir
 
 #include "fuser/Dialect/HostIR/IR/HostIRDialect.h.inc"

@@ -332,6 +332,17 @@ def HostIR_CommunicationResource
 def HostIR_PostsCommunication
     : MemoryEffects<[MemWrite<HostIR_CommunicationResource>]>;
 
+// The library a collective or a point-to-point transfer posts on, which the
+// runtime backend the program selects executes: NCCL on the CUDA backend;
+// MPI, or MPI standing in for NCCL, on the host backend. CUDA IPC moves
+// data through the hostir.ipc_* ops and copies instead, so it is no
+// library for these ops.
+def HostIR_LibraryBackendAttr : ConfinedAttr<HostIR_BackendAttr, [
+    AttrConstraint<CPred<"::llvm::cast<::mlir::hostir::BackendAttr>($_self)"
+                         ".getValue() != ::mlir::hostir::Backend::CudaIpc">,
+                   "nccl or mpi (CUDA IPC moves data through the "
+                   "hostir.ipc_* ops and copies)">]>;
+
 class HostIR_CollectiveOp<string mnemonic, string opSummary,
                           dag extraArguments = (ins), string extraFormat = "">
     : HostIR_Op<mnemonic, [HostIR_PostsCommunication]> {
@@ -339,7 +350,7 @@ class HostIR_CollectiveOp<string mnemonic, string opSummary,
   let arguments = !con((ins Arg<HostIR_Buffer, "", [MemRead]>:$input,
                             Arg<HostIR_Buffer, "", [MemWrite]>:$output,
                             HostIR_TeamType:$team,
-                            HostIR_BackendAttr:$backend), extraArguments);
+                            HostIR_LibraryBackendAttr:$backend), extraArguments);
   let results = (outs HostIR_WorkType:$work);
   let assemblyFormat = "$input `,` $output `on` $team `backend` `=` $backend "
       # extraFormat #
@@ -362,8 +373,9 @@ def HostIR_AllgatherOp : HostIR_CollectiveOp<"allgather",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_allgather` call, which the runtime
     backend the program selected executes: NCCL on the current stream on the
     CUDA backend, MPI on the host backend.
@@ -371,7 +383,7 @@ def HostIR_AllgatherOp : HostIR_CollectiveOp<"allgather",
     ```mlir
     %work = hostir.allgather %shard, %whole on %team backend = nccl
         : memref<4xf32>, memref<8xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %shard, %whole : memref<4xf32>, memref<8xf32>
     ```
   }];
 }
@@ -393,8 +405,9 @@ def HostIR_AllreduceOp : HostIR_CollectiveOp<"allreduce",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_allreduce` call, which the runtime
     backend the program selected executes: NCCL on the current stream on the
     CUDA backend, MPI on the host backend.
@@ -402,7 +415,7 @@ def HostIR_AllreduceOp : HostIR_CollectiveOp<"allreduce",
     ```mlir
     %work = hostir.allreduce %partial, %partial on %team backend = nccl kind = sum
         : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %partial, %partial : memref<8xf32>, memref<8xf32>
     ```
   }];
 }
@@ -424,8 +437,9 @@ def HostIR_ReduceScatterOp : HostIR_CollectiveOp<"reduce_scatter",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_reduce_scatter` call, which the
     runtime backend the program selected executes: NCCL on the current stream on
     the CUDA backend, MPI on the host backend.
@@ -433,7 +447,7 @@ def HostIR_ReduceScatterOp : HostIR_CollectiveOp<"reduce_scatter",
     ```mlir
     %work = hostir.reduce_scatter %partial, %block on %team backend = nccl kind = sum
         : memref<8xf32>, memref<4xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %partial, %block : memref<8xf32>, memref<4xf32>
     ```
   }];
 }
@@ -456,8 +470,9 @@ def HostIR_ReduceOp : HostIR_CollectiveOp<"reduce",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_reduce` call, which the runtime
     backend the program selected executes: NCCL on the current stream on the
     CUDA backend, MPI on the host backend.
@@ -465,7 +480,7 @@ def HostIR_ReduceOp : HostIR_CollectiveOp<"reduce",
     ```mlir
     %work = hostir.reduce %partial, %result on %team backend = nccl kind = max root = 0
         : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %partial, %result : memref<8xf32>, memref<8xf32>
     ```
   }];
 }
@@ -486,8 +501,9 @@ def HostIR_BroadcastOp : HostIR_CollectiveOp<"broadcast",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_broadcast` call, which the runtime
     backend the program selected executes: NCCL on the current stream on the
     CUDA backend, MPI on the host backend.
@@ -495,7 +511,7 @@ def HostIR_BroadcastOp : HostIR_CollectiveOp<"broadcast",
     ```mlir
     %work = hostir.broadcast %value, %copy on %team backend = nccl root = 1
         : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %value, %copy : memref<8xf32>, memref<8xf32>
     ```
   }];
 }
@@ -517,8 +533,9 @@ def HostIR_GatherOp : HostIR_CollectiveOp<"gather",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_gather` call, which the runtime
     backend the program selected executes: NCCL on the current stream on the
     CUDA backend, MPI on the host backend.
@@ -526,7 +543,7 @@ def HostIR_GatherOp : HostIR_CollectiveOp<"gather",
     ```mlir
     %work = hostir.gather %shard, %whole on %team backend = mpi root = 0
         : memref<4xf32>, memref<8xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %shard, %whole : memref<4xf32>, memref<8xf32>
     ```
   }];
 }
@@ -548,8 +565,9 @@ def HostIR_ScatterOp : HostIR_CollectiveOp<"scatter",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_scatter` call, which the runtime
     backend the program selected executes: NCCL on the current stream on the
     CUDA backend, MPI on the host backend.
@@ -557,7 +575,7 @@ def HostIR_ScatterOp : HostIR_CollectiveOp<"scatter",
     ```mlir
     %work = hostir.scatter %whole, %shard on %team backend = nccl root = 0
         : memref<8xf32>, memref<4xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %whole, %shard : memref<8xf32>, memref<4xf32>
     ```
   }];
 }
@@ -579,8 +597,9 @@ def HostIR_AllToAllOp : HostIR_CollectiveOp<"all_to_all",
     libraries read them as flat arrays); with static shapes the verifier checks
     their element counts against the team size as stated above.
 
-    `backend` records the library host lowering chose (`nccl`, `mpi`,
-    `cuda_ipc`); the verifier refuses `cuda_ipc` for collectives that reduce.
+    `backend` records the library host lowering chose, `nccl` or `mpi` (the
+    verifier refuses `cuda_ipc`, which moves data through the `hostir.ipc_*`
+    ops instead); lowering for `target=cuda` refuses `mpi`.
     The op lowers to the runtime's `fuser_all_to_all` call, which the runtime
     backend the program selected executes: NCCL on the current stream on the
     CUDA backend, MPI on the host backend.
@@ -588,7 +607,7 @@ def HostIR_AllToAllOp : HostIR_CollectiveOp<"all_to_all",
     ```mlir
     %work = hostir.all_to_all %send, %received on %team backend = nccl
         : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %send, %received : memref<8xf32>, memref<8xf32>
     ```
   }];
 }
@@ -599,7 +618,7 @@ class HostIR_P2POp<string mnemonic, string opSummary, string direction,
   let summary = opSummary;
   let arguments = (ins Arg<HostIR_Buffer, "", bufferEffects>:$buffer,
                        Index:$peer, HostIR_TeamType:$team,
-                       HostIR_BackendAttr:$backend);
+                       HostIR_LibraryBackendAttr:$backend);
   let results = (outs HostIR_WorkType:$work);
   let assemblyFormat = "$buffer `" # direction # "` $peer `on` $team "
       "`backend` `=` $backend attr-dict `:` type($buffer) `,` qualified(type($team))";
@@ -614,15 +633,16 @@ def HostIR_SendOp : HostIR_P2POp<"send",
     and element type. The op posts the transfer and returns its `!hostir.work`
     without waiting: `hostir.wait` completes it. Inside a `hostir.coalesce` the
     transfer is posted with the group's other sends and receives, and the
-    group's handle covers it. `backend` records the library host lowering chose;
-    the op lowers to the runtime's `fuser_send`, which the runtime backend the
+    group's handle covers it. `backend` records the library host lowering
+    chose, `nccl` or `mpi` (lowering for `target=cuda` refuses `mpi`); the op
+    lowers to the runtime's `fuser_send`, which the runtime backend the
     program selected executes (NCCL on the CUDA backend, MPI on the host
     backend).
 
     ```mlir
     %work = hostir.send %block to %peer on %team backend = nccl
         : memref<4xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %block : memref<4xf32>
     ```
   }];
 }
@@ -637,15 +657,16 @@ def HostIR_RecvOp : HostIR_P2POp<"recv",
     and element type. The op posts the transfer and returns its `!hostir.work`
     without waiting: `hostir.wait` completes it. Inside a `hostir.coalesce` the
     transfer is posted with the group's other sends and receives, and the
-    group's handle covers it. `backend` records the library host lowering chose;
-    the op lowers to the runtime's `fuser_recv`, which the runtime backend the
+    group's handle covers it. `backend` records the library host lowering
+    chose, `nccl` or `mpi` (lowering for `target=cuda` refuses `mpi`); the op
+    lowers to the runtime's `fuser_recv`, which the runtime backend the
     program selected executes (NCCL on the CUDA backend, MPI on the host
     backend).
 
     ```mlir
     %work = hostir.recv %block from %peer on %team backend = nccl
         : memref<4xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %block : memref<4xf32>
     ```
   }];
 }
@@ -665,7 +686,7 @@ def HostIR_CoalesceOp : HostIR_Op<"coalesce", [NoTerminator, SingleBlock,
       %s = hostir.send %mine to %peer on %team backend = nccl : memref<4xf32>, !hostir.team<2>
       %r = hostir.recv %theirs from %peer on %team backend = nccl : memref<4xf32>, !hostir.team<2>
     }
-    hostir.wait %work
+    hostir.wait %work for %mine, %theirs : memref<4xf32>, memref<4xf32>
     ```
   }];
   let results = (outs HostIR_WorkType:$work);
@@ -686,14 +707,27 @@ def HostIR_WaitOp : HostIR_Op<"wait"> {
     verifier refuses a handle that is a block argument). Lowers to the runtime's
     `fuser_wait`.
 
+    `buffers` are the buffers the pending communication still uses: its
+    memref operands in order (of every member, for a `hostir.coalesce`), as
+    the verifier checks. Naming them makes the wait a use of each, so a
+    buffer's lifetime visibly extends to the wait: deallocation placement
+    (hostir-place-deallocations) and the program checks
+    (hostir-verify-program) read it from the uses alone.
+
     ```mlir
     %work = hostir.allreduce %partial, %partial on %team backend = nccl kind = sum
         : memref<8xf32>, memref<8xf32>, !hostir.team<2>
-    hostir.wait %work
+    hostir.wait %work for %partial, %partial : memref<8xf32>, memref<8xf32>
     ```
   }];
-  let arguments = (ins HostIR_WorkType:$work);
-  let assemblyFormat = "$work attr-dict";
+  let arguments = (ins HostIR_WorkType:$work, Variadic<HostIR_Buffer>:$buffers);
+  let assemblyFormat =
+      "$work (`for` $buffers^ `:` type($buffers))? attr-dict";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$work), [{
+      build($_builder, $_state, work, getPostedBuffers(work.getDefiningOp()));
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

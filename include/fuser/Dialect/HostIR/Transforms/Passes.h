@@ -19,11 +19,6 @@ namespace mlir::hostir {
 #define GEN_PASS_REGISTRATION
 #include "fuser/Dialect/HostIR/Transforms/Passes.h.inc"
 
-/// `buffer` and every value that refers to its memory: views (view-like
-/// ops such as alias_select and memref views) and IPC handles, followed
-/// transitively.
-SmallVector<Value> getBufferAndViews(Value buffer);
-
 } // namespace mlir::hostir
 
 #endif // FUSER_DIALECT_HOSTIR_TRANSFORMS_PASSES_H

@@ -27,12 +27,24 @@ def PlaceDeallocations : Pass<"hostir-place-deallocations", "func::FuncOp"> {
   let summary = "Free each buffer right after its last use";
   let description = [{
     Contract. Reads: a host program. Writes: one `hostir.deallocate` per
-    `hostir.allocate` that does not escape, placed after the last op of the
-    allocation's block that uses the buffer or a view of it (alias_select,
-    memref views), which dominates every use, and after the stream joins
-    right after that op (so that work on worker streams is ordered before
-    the free). Returned buffers are the caller's and are not freed.
-    Deallocation is stream-ordered: the memory is reused only by work
+    buffer the program allocates and neither frees nor returns (returned
+    buffers are the caller's).
+
+    What refers to a buffer comes from upstream's BufferViewFlowAnalysis:
+    its views (alias_select, memref views), the values control flow passes
+    it on as, and its IPC handles. A buffer a branch (`scf.if`,
+    `scf.index_switch`) yields is freed through the branch's result when
+    every branch yields a buffer of its own there; a buffer that flows
+    anywhere else (a loop's iteration arguments, a branch that may yield
+    another buffer, a block argument) is reported, as its owner is not
+    known statically.
+
+    The free goes after the last op of the freed value's block that uses
+    it or a value referring to it (upstream's Liveness; a use inside a
+    region counts as the region's op, and a `hostir.wait` names the
+    buffers its communication still uses), and after the stream joins
+    right after that op, so that work on worker streams is ordered before
+    it. Deallocation is stream-ordered: the memory is reused only by work
     issued after it on the current stream.
   }];
 }
@@ -67,8 +79,12 @@ def VerifyHostProgram : Pass<"hostir-verify-program", "func::FuncOp"> {
   let summary = "Check the `hostir` stage contract";
   let description = [{
     Reports every violation as an error: fuser ops left in a host program;
-    allocations neither freed, cached nor returned; uses of a buffer (or a
-    view of it) after it was freed; buffers freed twice.
+    allocations neither freed, cached nor returned; buffers freed through a
+    value that does not own them (a view, or a buffer a branch yields) or
+    that flow where no single value owns them (as
+    hostir-place-deallocations defines it, with the same alias analysis);
+    uses of a buffer (or of a value referring to it) after it was freed;
+    buffers freed twice.
   }];
 }
 

@@ -1,0 +1,49 @@
+//===- BufferLifetimes.h - aliases and owners of buffers --------*- C++ -*-===//
+//-*-===//
+//
+// The lifetimes of a host program's buffers, shared by deallocation
+// placement, the allocation cache and the program checks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_DIALECT_HOSTIR_TRANSFORMS_BUFFERLIFETIMES_H
+#define FUSER_DIALECT_HOSTIR_TRANSFORMS_BUFFERLIFETIMES_H
+
+#include "fuser/Dialect/HostIR/IR/HostIR.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
+
+namespace mlir::hostir {
+
+/// Which values refer to a buffer's memory, from upstream's
+/// BufferViewFlowAnalysis (views, and the values control flow passes it
+/// on as) and the IPC handles peers reach it through; and which value a
+/// deallocation frees it through.
+class BufferLifetimes {
+public:
+  explicit BufferLifetimes(Operation *program) : flow(program) {}
+
+  /// `buffer` and every value that may refer to its memory afterwards.
+  SmallVector<Value> getAliases(Value buffer) const;
+
+  /// The value whose deallocation frees `allocation`'s buffer: the buffer
+  /// itself, or the result of a branch (scf.if, scf.index_switch) that
+  /// yields it where every branch yields a buffer of its own (and so on
+  /// for the results that result is yielded as). A null value when the
+  /// buffer flows anywhere else (a loop, a branch that may yield another
+  /// buffer, a block argument); `through` is then the op it flows through.
+  Value getOwner(AllocateOp allocation, Operation *&through) const;
+
+  /// Whether the caller receives `buffer` or a value referring to it.
+  bool isReturned(Value buffer) const;
+
+private:
+  /// The result of the branch op that yields `owner` where every branch
+  /// yields its own buffer there; null otherwise.
+  Value getYieldedAs(Value owner) const;
+
+  BufferViewFlowAnalysis flow;
+};
+
+} // namespace mlir::hostir
+
+#endif // FUSER_DIALECT_HOSTIR_TRANSFORMS_BUFFERLIFETIMES_H
