@@ -27,41 +27,47 @@ using namespace mlir;
 using mlir::fuser::HostTarget;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
-                                      cl::Required);
+static cl::OptionCategory compileOptions("fuser-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<program.mlir>"), cl::Required,
+                                      cl::cat(compileOptions));
 static cl::opt<std::string> outputFile("o", cl::desc("shared library to write"),
-                                       cl::value_desc("file.so"), cl::Required);
+                                       cl::value_desc("file.so"), cl::Required,
+                                       cl::cat(compileOptions));
 static cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("directory holding libFuserRuntime.so (default: the one "
-             "installed next to fuser-compile, else the build tree's)"));
+             "installed next to fuser-compile, else the build tree's)"),
+    cl::cat(compileOptions));
 static cl::opt<HostTarget> target("target",
                                   cl::desc("what the program runs on"),
                                   mlir::fuser::hostTargetChoices(),
-                                  cl::init(HostTarget::CPU));
+                                  cl::init(HostTarget::CPU),
+                                  cl::cat(compileOptions));
 static cl::opt<std::string> chip(
     "chip",
     cl::desc("GPU architecture of --target=cuda, recorded in the metadata"),
-    cl::init("sm_90"));
+    cl::init("sm_90"), cl::cat(compileOptions));
 static cl::opt<std::string> ptxFeatures(
     "ptx-features",
     cl::desc("PTX version of --target=cuda kernels, as an NVPTX feature"),
-    cl::init("+ptx80"));
+    cl::init("+ptx80"), cl::cat(compileOptions));
 static cl::opt<std::string> ptxOutput(
     "ptx-output",
     cl::desc("also write the PTX of --target=cuda kernels to this file"),
-    cl::value_desc("file.ptx"));
+    cl::value_desc("file.ptx"), cl::cat(compileOptions));
 static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit providing libdevice for --target=cuda kernels "
              "(default: $CUDA_HOME, else /usr/local/cuda)"),
-    cl::value_desc("dir"));
+    cl::value_desc("dir"), cl::cat(compileOptions));
 static cl::opt<hostir::Backend> backend(
     "backend",
     cl::desc("communication library the program posts on: mpi or nccl (the "
              "CPU runtime runs both over MPI), or cuda_ipc for GPUs (default: "
              "mpi for --target=cpu, nccl for --target=cuda)"),
-    mlir::fuser::backendChoices());
+    mlir::fuser::backendChoices(), cl::cat(compileOptions));
 static cl::list<std::string> programNames(
     "program",
     cl::desc("compile only this function (repeatable; default: every "
@@ -69,39 +75,40 @@ static cl::list<std::string> programNames(
     cl::value_desc("name"));
 static cl::opt<int64_t> streams("streams",
                                 cl::desc("pool streams of pipelined loops"),
-                                cl::init(0));
+                                cl::init(0), cl::cat(compileOptions));
 static cl::opt<mlir::fuser::PipeliningPolicy> pipelining(
     "pipelining",
     cl::desc("how pipelined communications overlap (default: auto for "
              "--target=cuda, collective for --target=cpu)"),
-    mlir::fuser::pipeliningChoices());
+    mlir::fuser::pipeliningChoices(), cl::cat(compileOptions));
 static cl::opt<std::string> pipeliningCalibration(
     "pipelining-calibration",
     cl::desc("JSON file of the machine's GEMM rates and links for "
              "--pipelining=auto (default: the measured 2 x H200 machine)"),
-    cl::value_desc("file"));
-static cl::opt<mlir::fuser::ReshardPlacement>
-    reshardPlacement("reshard-placement",
-                     cl::desc("where resharding moves data"),
-                     mlir::fuser::reshardPlacementChoices(),
-                     cl::init(mlir::fuser::ReshardPlacement::Auto));
+    cl::value_desc("file"), cl::cat(compileOptions));
+static cl::opt<mlir::fuser::ReshardPlacement> reshardPlacement(
+    "reshard-placement", cl::desc("where resharding moves data"),
+    mlir::fuser::reshardPlacementChoices(),
+    cl::init(mlir::fuser::ReshardPlacement::Auto), cl::cat(compileOptions));
 static cl::opt<bool> cacheAllocations(
     "cache-allocations",
     cl::desc("keep intermediate buffers across executions (default on)"),
-    cl::init(true));
+    cl::init(true), cl::cat(compileOptions));
 static cl::opt<std::string> reportCommunication(
     "report-communication",
     cl::desc("write the bytes each rank of each program sends and receives, "
              "per communication, as JSON to this file ('-' for stdout)"),
-    cl::value_desc("file"));
+    cl::value_desc("file"), cl::cat(compileOptions));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --help lists the compiler's own options, not the libraries' (LLVM's
+  // code generators register hundreds).
+  cl::HideUnrelatedOptions(compileOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "Fuser-MLIR ahead-of-time compiler\n");
-  for (const cl::Option *gpuOption :
-       std::initializer_list<const cl::Option *>{&chip, &ptxFeatures,
-                                                 &ptxOutput, &cudaPath}) {
+  for (const cl::Option *gpuOption : std::initializer_list<const cl::Option *>{
+           &chip, &ptxFeatures, &ptxOutput, &cudaPath}) {
     if (target == HostTarget::CPU && gpuOption->getNumOccurrences()) {
       llvm::errs() << "fuser-compile: --" << gpuOption->ArgStr
                    << " applies to --target=cuda only\n";
