@@ -82,11 +82,14 @@ fi
 # host tests and each GPU suite run in processes of their own, so that a
 # suite starts from a fresh backend.
 if has_step gtest; then
-  # One rank per GPU: NCCL cannot put two ranks on one GPU (its
-  # communicators hang), and the tests skip what needs more ranks.
-  gtest_ranks=$((gpus < 2 ? 1 : 2))
+  # The host backend's suites on two ranks; the CUDA ones on one rank per
+  # GPU: NCCL cannot put two ranks on one GPU (its communicators hang), and
+  # the tests skip what needs more ranks.
+  cuda_ranks=$((gpus < 2 ? 1 : 2))
   for suite in -Cuda'*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*' CudaKernels'.*' CudaGraphs'.*' CudaTimers'.*'; do
-    run_gtest on_ranks "$gtest_ranks" -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
+    ranks=$cuda_ranks
+    [[ $suite == -Cuda'*' ]] && ranks=2
+    run_gtest on_ranks "$ranks" -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
       "$build/runtime/test/FuserRuntimeTests" --gtest_filter="$suite" </dev/null
   done
 fi

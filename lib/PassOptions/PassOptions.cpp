@@ -7,6 +7,21 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
+std::optional<Pipelining>
+mlir::fuser::getFixedPipelining(PipeliningPolicy policy) {
+  switch (policy) {
+  case PipeliningPolicy::Auto:
+    return std::nullopt;
+  case PipeliningPolicy::None:
+    return Pipelining::None;
+  case PipeliningPolicy::Collective:
+    return Pipelining::Collective;
+  case PipeliningPolicy::Ring:
+    return Pipelining::Ring;
+  }
+  llvm_unreachable("not a PipeliningPolicy");
+}
+
 /// `value` as a command-line choice named by its keyword in ODS.
 template <typename Enum>
 static llvm::cl::OptionEnumValue choice(Enum value, StringRef description) {
@@ -17,7 +32,8 @@ llvm::cl::ValuesClass mlir::fuser::backendChoices() {
   return {choice(hostir::Backend::NCCL, "NCCL collectives and send/recv"),
           choice(hostir::Backend::MPI, "MPI (CPU ranks)"),
           choice(hostir::Backend::CudaIpc,
-                 "CUDA IPC copies move data; reductions go through NCCL")};
+                 "CUDA IPC copies move the blocks of ring pipelines; every "
+                 "other communication posts on NCCL")};
 }
 
 llvm::cl::ValuesClass mlir::fuser::pipeliningChoices() {

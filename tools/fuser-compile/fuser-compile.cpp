@@ -72,7 +72,7 @@ static cl::list<std::string> programNames(
     "program",
     cl::desc("compile only this function (repeatable; default: every "
              "function of the input)"),
-    cl::value_desc("name"));
+    cl::value_desc("name"), cl::cat(compileOptions));
 static cl::opt<int64_t> streams("streams",
                                 cl::desc("pool streams of pipelined loops"),
                                 cl::init(0), cl::cat(compileOptions));

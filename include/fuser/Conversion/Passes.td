@@ -141,7 +141,8 @@ def ConvertFuserToHostIR : Pass<"convert-fuser-to-hostir", "ModuleOp"> {
     Option<"backend", "backend", "::mlir::hostir::Backend",
            /*default=*/"::mlir::hostir::Backend::NCCL",
            "Communication library: nccl, mpi or cuda_ipc (CUDA IPC copies "
-           "move data; its reductions go through NCCL)",
+           "move the blocks of ring pipelines; every other communication "
+           "posts on NCCL)",
            "::mlir::fuser::backendChoices()">,
     Option<"pipelining", "pipelining", "::mlir::fuser::PipeliningPolicy",
            /*default=*/"::mlir::fuser::PipeliningPolicy::Collective",
@@ -198,12 +199,14 @@ def ConvertHostIRToLLVM : Pass<"convert-hostir-to-llvm", "ModuleOp"> {
     has the shape they were compiled for.
 
     `target=cpu` (the host backend): launches call the kernel functions,
-    moved next to the host programs; CUDA IPC ops are reported.
+    moved next to the host programs; CUDA IPC ops are reported;
+    communications planned for NCCL run over MPI.
     `target=cuda` (the CUDA backend): CUDA IPC ops are calls (a peer's
     buffer is a descriptor over the address the runtime opened); kernel
     launches of a `gpu.binary` (fuser-kernels-to-ptx) become
     `fuser_launch_kernel` calls with the embedded PTX, each memref passed
-    as a pointer to its first element.
+    as a pointer to its first element; communications on MPI are reported
+    (the CUDA backend posts on NCCL).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let options = [

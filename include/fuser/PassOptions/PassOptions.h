@@ -15,6 +15,10 @@
 
 namespace mlir::fuser {
 
+/// The plan `policy` names for every pipeline; none for `auto`, where the
+/// cost model plans each.
+std::optional<Pipelining> getFixedPipelining(PipeliningPolicy policy);
+
 /// `--backend`: nccl, mpi or cuda_ipc.
 llvm::cl::ValuesClass backendChoices();
 /// `--pipelining`: auto, none, collective or ring.

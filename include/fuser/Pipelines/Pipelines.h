@@ -21,7 +21,8 @@ struct FuserToHostIRPipelineOptions
   Option<mlir::hostir::Backend> backend{
       *this, "backend",
       llvm::cl::desc("Communication library: nccl, mpi or cuda_ipc "
-                     "(reductions through NCCL)"),
+                     "(ring pipelines' blocks by CUDA IPC copies, every "
+                     "other communication on NCCL)"),
       llvm::cl::init(mlir::hostir::Backend::NCCL),
       mlir::fuser::backendChoices()};
   Option<mlir::fuser::ReshardPlacement> reshardPlacement{

@@ -368,8 +368,7 @@ struct ConvertFuserToHostIRPass
     // `auto` the others (chunk-wise groups it does not plan) run
     // collectively.
     Pipelining strategy =
-        symbolizePipelining(stringifyPipeliningPolicy(pipelining))
-            .value_or(Pipelining::Collective);
+        getFixedPipelining(pipelining).value_or(Pipelining::Collective);
     SmallVector<func::FuncOp> functions(getOperation().getOps<func::FuncOp>());
     for (func::FuncOp function : functions)
       if (!function.isExternal() &&

@@ -450,6 +450,23 @@ func.func @f(%w: !hostir.work) {
 
 // -----
 
+// A handle passed out of a branch hides the buffers the communication
+// still uses.
+func.func @f(%a: memref<4xf32>, %b: memref<8xf32>, %t: !hostir.team<2>, %c: i1) {
+  %w = scf.if %c -> !hostir.work {
+    %x = hostir.allgather %a, %b on %t backend = nccl : memref<4xf32>, memref<8xf32>, !hostir.team<2>
+    scf.yield %x : !hostir.work
+  } else {
+    %y = hostir.allgather %a, %b on %t backend = nccl : memref<4xf32>, memref<8xf32>, !hostir.team<2>
+    scf.yield %y : !hostir.work
+  }
+  // expected-error @+1 {{'hostir.wait' op waits on a work handle that no communication of this program posted}}
+  hostir.wait %w
+  return
+}
+
+// -----
+
 func.func @f(%a: memref<4xf32>, %b: memref<8xf32>, %t: !hostir.team<2>) {
   %w = hostir.allgather %a, %b on %t backend = nccl : memref<4xf32>, memref<8xf32>, !hostir.team<2>
   // expected-error @+1 {{'hostir.wait' op must name the buffers its communication uses: the 2 memref operands of 'hostir.allgather' in order, not these 1}}

@@ -400,9 +400,7 @@ struct ExposePipelinedAxesPass
   using ExposePipelinedAxesBase::ExposePipelinedAxesBase;
 
   void runOnOperation() override {
-    // Every policy but `auto` names a plan.
-    std::optional<Pipelining> fixed =
-        symbolizePipelining(stringifyPipeliningPolicy(pipelining));
+    std::optional<Pipelining> fixed = getFixedPipelining(pipelining);
     PipelineCalibration machine = PipelineCalibration::h200();
     if (!calibration.empty()) {
       llvm::Expected<PipelineCalibration> loaded =

@@ -297,8 +297,12 @@ SmallVector<Value> mlir::hostir::getPostedBuffers(Operation *poster) {
 }
 
 LogicalResult WaitOp::verify() {
+  // A handle passed through control flow would hide which buffers the
+  // communication still uses: the wait goes where the work is posted.
   Operation *poster = getWork().getDefiningOp();
-  if (!poster)
+  if (!poster || !isa<CoalesceOp, SendOp, RecvOp, AllgatherOp, AllreduceOp,
+                      ReduceScatterOp, ReduceOp, BroadcastOp, GatherOp,
+                      ScatterOp, AllToAllOp>(poster))
     return emitOpError("waits on a work handle that no communication of this "
                        "program posted");
   SmallVector<Value> posted = getPostedBuffers(poster);

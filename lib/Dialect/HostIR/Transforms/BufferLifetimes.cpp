@@ -8,8 +8,27 @@
 using namespace mlir;
 using namespace mlir::hostir;
 
+BufferLifetimes::BufferLifetimes(Operation *program) : flow(program) {
+  program->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { order.try_emplace(op, order.size()); });
+}
+
+SmallVector<Value> BufferLifetimes::inProgramOrder(
+    const BufferViewFlowAnalysis::ValueSetT &values) const {
+  auto key = [&](Value value) {
+    if (auto argument = dyn_cast<BlockArgument>(value))
+      return std::make_pair(getProgramOrder(argument.getOwner()->getParentOp()),
+                            argument.getArgNumber());
+    return std::make_pair(getProgramOrder(value.getDefiningOp()),
+                          cast<OpResult>(value).getResultNumber());
+  };
+  SmallVector<Value> sorted = llvm::to_vector(values);
+  llvm::sort(sorted, [&](Value a, Value b) { return key(a) < key(b); });
+  return sorted;
+}
+
 SmallVector<Value> BufferLifetimes::getAliases(Value buffer) const {
-  SmallVector<Value> aliases = llvm::to_vector(flow.resolve(buffer));
+  SmallVector<Value> aliases = inProgramOrder(flow.resolve(buffer));
   // Peers reach the buffer through its IPC handles: their signals, waits
   // and copies use it as well.
   for (size_t next = 0, views = aliases.size(); next < views; ++next)
@@ -26,14 +45,6 @@ static bool isJoin(Value value) {
          isa_and_nonnull<RegionBranchOpInterface>(value.getDefiningOp());
 }
 
-/// Whether `value`, yielded by a branch of its parent op, is that branch's
-/// own: a buffer allocated there, or a join of such buffers.
-static bool isOwnBuffer(Value value, Region &branch) {
-  Operation *definition = value.getDefiningOp();
-  return definition && definition->getParentRegion() == &branch &&
-         (isa<AllocateOp>(definition) || isJoin(value));
-}
-
 /// The terminator of `block` that passes values to its parent op, if any.
 static Operation *getYield(Block &block) {
   if (block.empty() || !isa<RegionBranchTerminatorOpInterface>(block.back()))
@@ -41,12 +52,45 @@ static Operation *getYield(Block &block) {
   return &block.back();
 }
 
+static bool isOwnBuffer(Value value, Region &branch);
+
+/// Whether result `position` of `branches` is a buffer of its own on every
+/// path: each branch yields there a buffer it owns. Loops also pass their
+/// initial values on, which are not theirs.
+static bool yieldsOwnBuffers(RegionBranchOpInterface branches,
+                             unsigned position) {
+  if (branches.hasLoop() || position >= branches->getNumResults())
+    return false;
+  for (Region &branch : branches->getRegions())
+    for (Block &block : branch) {
+      Operation *yield = getYield(block);
+      if (!yield || yield->getNumOperands() != branches->getNumResults() ||
+          !isOwnBuffer(yield->getOperand(position), branch))
+        return false;
+    }
+  return true;
+}
+
+/// Whether `value`, yielded by a branch of its parent op, is that branch's
+/// own: a buffer allocated there, or the result of a branch op there that
+/// yields such buffers on every path.
+static bool isOwnBuffer(Value value, Region &branch) {
+  Operation *definition = value.getDefiningOp();
+  if (!definition || definition->getParentRegion() != &branch)
+    return false;
+  if (isa<AllocateOp>(definition))
+    return true;
+  auto branches = dyn_cast<RegionBranchOpInterface>(definition);
+  return branches &&
+         yieldsOwnBuffers(branches, cast<OpResult>(value).getResultNumber());
+}
+
 Value BufferLifetimes::getYieldedAs(Value owner) const {
   Operation *definition = owner.getDefiningOp();
   auto branches =
       dyn_cast_or_null<RegionBranchOpInterface>(definition->getParentOp());
   Operation *yield = getYield(*definition->getBlock());
-  if (!branches || branches.hasLoop() || !yield)
+  if (!branches || !yield)
     return {};
   // Yielded once: at two positions, two results would own it.
   SmallVector<unsigned> positions;
@@ -55,28 +99,18 @@ Value BufferLifetimes::getYieldedAs(Value owner) const {
       positions.push_back(use.getOperandNumber());
   if (positions.size() != 1)
     return {};
-  unsigned position = positions.front();
-  if (position >= branches->getNumResults())
+  if (!yieldsOwnBuffers(branches, positions.front()))
     return {};
-  for (Region &branch : branches->getRegions())
-    for (Block &block : branch) {
-      Operation *terminator = getYield(block);
-      if (!terminator ||
-          terminator->getNumOperands() != branches->getNumResults() ||
-          !isOwnBuffer(terminator->getOperand(position), branch))
-        return {};
-    }
-  return branches->getResult(position);
+  return branches->getResult(positions.front());
 }
 
 Value BufferLifetimes::getOwner(AllocateOp allocation,
                                 Operation *&through) const {
   Value owner = allocation.getBuffer();
   while (true) {
-    SmallVector<Value> joins =
-        llvm::filter_to_vector(flow.resolve(owner), [&](Value alias) {
-          return alias != owner && isJoin(alias);
-        });
+    SmallVector<Value> joins = llvm::filter_to_vector(
+        inProgramOrder(flow.resolve(owner)),
+        [&](Value alias) { return alias != owner && isJoin(alias); });
     if (joins.empty())
       return owner;
     Value next = getYieldedAs(owner);

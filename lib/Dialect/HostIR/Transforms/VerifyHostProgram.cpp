@@ -44,8 +44,8 @@ struct VerifyHostProgramPass
       if (frees.empty())
         return;
       // Use lists are unordered: the first free in program order counts.
-      llvm::sort(frees, [](DeallocateOp a, DeallocateOp b) {
-        return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
+      llvm::sort(frees, [&](DeallocateOp a, DeallocateOp b) {
+        return lifetimes.getProgramOrder(a) < lifetimes.getProgramOrder(b);
       });
       for (DeallocateOp again : llvm::drop_begin(frees))
         fail(again, "frees a buffer that is freed already");

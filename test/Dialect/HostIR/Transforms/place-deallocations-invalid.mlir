@@ -28,3 +28,24 @@ func.func @loop_carried(%n: index, %x: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// The inner branch yields the caller's buffer on both paths: the outer
+// result may be it, so it cannot free the allocation.
+func.func @nested_caller_buffer(%c: i1, %d: i1, %x: memref<8xf32>) {
+  %r = scf.if %c -> memref<8xf32> {
+    // expected-error @+1 {{cannot place the deallocation of this buffer: it flows through 'scf.if', which may also hold a buffer allocated elsewhere}}
+    %a = hostir.allocate device : memref<8xf32>
+    scf.yield %a : memref<8xf32>
+  } else {
+    %j = scf.if %d -> memref<8xf32> {
+      scf.yield %x : memref<8xf32>
+    } else {
+      scf.yield %x : memref<8xf32>
+    }
+    scf.yield %j : memref<8xf32>
+  }
+  hostir.copy %x, %r : memref<8xf32>, memref<8xf32>
+  return
+}

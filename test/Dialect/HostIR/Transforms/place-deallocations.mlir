@@ -127,3 +127,48 @@ func.func @yielded(%c: i1, %x: memref<8xf32>) {
   hostir.copy %x, %y : memref<8xf32>, memref<8xf32>
   return
 }
+
+// -----
+
+// Nested branches that yield buffers of their own on every path: the outer
+// result owns all three.
+// CHECK-LABEL: func.func @nested_yielded
+// CHECK: %[[R:.*]] = scf.if
+// CHECK-NOT: hostir.deallocate
+// CHECK: hostir.copy %{{.*}}, %[[R]]
+// CHECK-NEXT: hostir.deallocate %[[R]]
+// CHECK-NEXT: return
+func.func @nested_yielded(%c: i1, %d: i1, %x: memref<8xf32>) {
+  %r = scf.if %c -> memref<8xf32> {
+    %a = hostir.allocate device : memref<8xf32>
+    scf.yield %a : memref<8xf32>
+  } else {
+    %j = scf.if %d -> memref<8xf32> {
+      %b = hostir.allocate device : memref<8xf32>
+      scf.yield %b : memref<8xf32>
+    } else {
+      %e = hostir.allocate device : memref<8xf32>
+      scf.yield %e : memref<8xf32>
+    }
+    scf.yield %j : memref<8xf32>
+  }
+  hostir.copy %x, %r : memref<8xf32>, memref<8xf32>
+  return
+}
+
+// -----
+
+// arith.select may return either buffer: both live until its last use.
+// CHECK-LABEL: func.func @selected
+// CHECK: %[[S:.*]] = arith.select
+// CHECK-NEXT: hostir.copy %{{.*}}, %[[S]]
+// CHECK-NEXT: hostir.deallocate
+// CHECK-NEXT: hostir.deallocate
+// CHECK-NEXT: return
+func.func @selected(%c: i1, %x: memref<8xf32>) {
+  %a = hostir.allocate device : memref<8xf32>
+  %b = hostir.allocate device : memref<8xf32>
+  %s = arith.select %c, %a, %b : memref<8xf32>
+  hostir.copy %x, %s : memref<8xf32>, memref<8xf32>
+  return
+}

@@ -1,5 +1,4 @@
 //===- BufferLifetimes.h - aliases and owners of buffers --------*- C++ -*-===//
-//-*-===//
 //
 // The lifetimes of a host program's buffers, shared by deallocation
 // placement, the allocation cache and the program checks.
@@ -20,10 +19,16 @@ namespace mlir::hostir {
 /// deallocation frees it through.
 class BufferLifetimes {
 public:
-  explicit BufferLifetimes(Operation *program) : flow(program) {}
+  explicit BufferLifetimes(Operation *program);
 
-  /// `buffer` and every value that may refer to its memory afterwards.
+  /// `buffer` and every value that may refer to its memory afterwards, in
+  /// program order.
   SmallVector<Value> getAliases(Value buffer) const;
+
+  /// Where `op` comes in a walk of the program, outer ops before the ops
+  /// nested in them: program order within a block, and a fixed order
+  /// across blocks.
+  unsigned getProgramOrder(Operation *op) const { return order.lookup(op); }
 
   /// The value whose deallocation frees `allocation`'s buffer: the buffer
   /// itself, or the result of a branch (scf.if, scf.index_switch) that
@@ -40,8 +45,12 @@ private:
   /// The result of the branch op that yields `owner` where every branch
   /// yields its own buffer there; null otherwise.
   Value getYieldedAs(Value owner) const;
+  /// `values` in program order (a block argument where its block starts).
+  SmallVector<Value>
+  inProgramOrder(const BufferViewFlowAnalysis::ValueSetT &values) const;
 
   BufferViewFlowAnalysis flow;
+  DenseMap<Operation *, unsigned> order;
 };
 
 } // namespace mlir::hostir

@@ -54,7 +54,9 @@ def CacheAllocations : Pass<"hostir-cache-allocations", "ModuleOp"> {
   let description = [{
     Contract. Reads: host programs. Writes: a module-level
     `hostir.cached_buffer` for every static-shape, not zero-initialized
-    allocation that does not escape, in place of the allocation a
+    allocation whose buffer it owns itself (not one a branch yields, as
+    hostir-place-deallocations defines it) and that is not returned, in
+    place of the allocation a
     `hostir.get_cached_buffer`, and no deallocation of it. Executions of the
     program then reuse the same buffers (no allocator traffic, and a buffer
     shared through CUDA IPC keeps its handle valid for the peers).
