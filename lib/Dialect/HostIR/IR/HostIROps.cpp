@@ -296,13 +296,24 @@ SmallVector<Value> mlir::hostir::getPostedBuffers(Operation *poster) {
   return buffers;
 }
 
+/// Whether `op` posts a communication (the effect collectives and
+/// point-to-point transfers declare in ODS), or a group of them.
+static bool postsCommunication(Operation *op) {
+  if (isa<CoalesceOp>(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> posted;
+  effects.getEffectsOnResource(CommunicationResource::get(), posted);
+  return !posted.empty();
+}
+
 LogicalResult WaitOp::verify() {
   // A handle passed through control flow would hide which buffers the
   // communication still uses: the wait goes where the work is posted.
   Operation *poster = getWork().getDefiningOp();
-  if (!poster || !isa<CoalesceOp, SendOp, RecvOp, AllgatherOp, AllreduceOp,
-                      ReduceScatterOp, ReduceOp, BroadcastOp, GatherOp,
-                      ScatterOp, AllToAllOp>(poster))
+  if (!poster || !postsCommunication(poster))
     return emitOpError("waits on a work handle that no communication of this "
                        "program posted");
   SmallVector<Value> posted = getPostedBuffers(poster);

@@ -130,8 +130,8 @@ Value BufferLifetimes::getOwner(AllocateOp allocation,
   }
 }
 
-bool BufferLifetimes::isReturned(Value buffer) const {
-  for (Value alias : getAliases(buffer))
+bool BufferLifetimes::isReturned(ArrayRef<Value> aliases) {
+  for (Value alias : aliases)
     for (Operation *user : alias.getUsers())
       if (user->hasTrait<OpTrait::ReturnLike>() &&
           isa<FunctionOpInterface>(user->getParentOp()))

@@ -21,7 +21,7 @@ static bool escapes(AllocateOp allocation, const BufferLifetimes &lifetimes) {
   Operation *through = nullptr;
   Value buffer = allocation.getBuffer();
   return lifetimes.getOwner(allocation, through) != buffer ||
-         lifetimes.isReturned(buffer);
+         BufferLifetimes::isReturned(lifetimes.getAliases(buffer));
 }
 
 namespace {

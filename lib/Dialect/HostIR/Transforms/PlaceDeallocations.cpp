@@ -36,12 +36,11 @@ static bool isStreamJoin(Operation *op) {
 /// referring to it (a wait names the buffers its communication still
 /// uses, so that is the wait), and after the stream joins right after it,
 /// so that the stream-ordered free follows the work of worker streams.
-static LogicalResult placeDeallocation(Value owner,
-                                       const BufferLifetimes &lifetimes,
+static LogicalResult placeDeallocation(Value owner, ArrayRef<Value> aliases,
                                        const Liveness &liveness) {
   Operation *last = owner.getDefiningOp();
   const LivenessBlockInfo *block = liveness.getLiveness(last->getBlock());
-  for (Value alias : lifetimes.getAliases(owner))
+  for (Value alias : aliases)
     last = block->getEndOperation(alias, last);
   // Live past its block's end (the only way the terminator is the end).
   if (last->hasTrait<OpTrait::IsTerminator>())
@@ -79,11 +78,12 @@ struct PlaceDeallocationsPass
       return signalPassFailure();
     Liveness liveness(getOperation());
     for (Value owner : owners) {
-      bool freed = llvm::any_of(lifetimes.getAliases(owner), [](Value alias) {
+      SmallVector<Value> aliases = lifetimes.getAliases(owner);
+      bool freed = llvm::any_of(aliases, [](Value alias) {
         return llvm::any_of(alias.getUsers(), llvm::IsaPred<DeallocateOp>);
       });
-      if (!freed && !lifetimes.isReturned(owner) &&
-          failed(placeDeallocation(owner, lifetimes, liveness)))
+      if (!freed && !BufferLifetimes::isReturned(aliases) &&
+          failed(placeDeallocation(owner, aliases, liveness)))
         return signalPassFailure();
     }
   }

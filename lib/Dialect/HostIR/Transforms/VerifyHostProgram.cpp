@@ -39,7 +39,7 @@ struct VerifyHostProgramPass
         for (Operation *user : alias.getUsers())
           if (auto free = dyn_cast<DeallocateOp>(user))
             frees.push_back(free);
-      if (frees.empty() && !lifetimes.isReturned(owner))
+      if (frees.empty() && !BufferLifetimes::isReturned(aliases))
         fail(allocation, "buffer is never freed, cached or returned");
       if (frees.empty())
         return;

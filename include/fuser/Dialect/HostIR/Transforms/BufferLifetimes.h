@@ -38,8 +38,8 @@ public:
   /// buffer, a block argument); `through` is then the op it flows through.
   Value getOwner(AllocateOp allocation, Operation *&through) const;
 
-  /// Whether the caller receives `buffer` or a value referring to it.
-  bool isReturned(Value buffer) const;
+  /// Whether the caller receives one of `aliases` (getAliases of a buffer).
+  static bool isReturned(ArrayRef<Value> aliases);
 
 private:
   /// The result of the branch op that yields `owner` where every branch
