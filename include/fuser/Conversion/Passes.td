@@ -119,6 +119,9 @@ def ConvertFuserToHostIR : Pass<"convert-fuser-to-hostir", "ModuleOp"> {
     send/recv for nccl and mpi, shared buffers, copies and signals for
     cuda_ipc (docs/stream-pipelining.md).
 
+    Host ops already in a function (hostir, and arith, memref or scf ops on
+    buffers) are kept; any other op is reported.
+
     A reshape that merges dims which are not one strided line in memory
     (or whose strides are known only at run time) is not a view and is
     reported; segmentation leaves such reshapes in kernels.

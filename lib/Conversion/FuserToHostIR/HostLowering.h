@@ -1,8 +1,10 @@
-//===- HostLowering.h - building one host program ---------------*- C++ -*-===//
+//===- HostLowering.h - the conversion's patterns and helpers ---*- C++ -*-===//
 //
-// Shared by the files of convert-fuser-to-hostir: the straight-line lowering
-// of segments (ConvertFuserToHostIR.cpp), the collective-based stream
-// pipeline (StreamPipeline.cpp) and the p2p ring (RingPipeline.cpp).
+// convert-fuser-to-hostir is a dialect conversion: a pattern per op family
+// (kernel launches, library calls, communications, views, returns,
+// pipelined groups) turns one function's fuser ops into host IR. The
+// patterns share the facts of the program they lower (HostProgram) and
+// emit through HostBuilder.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LIB_CONVERSION_FUSERTOHOSTIR_HOSTLOWERING_H
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::fuser {
 
@@ -22,51 +25,168 @@ namespace mlir::fuser {
 /// `chunks` (an hostir.alias_select view).
 MemRefType getChunkType(MemRefType type, int64_t dim, int64_t chunks);
 
-/// Builds the host program of one segmented function.
-class HostLowering {
+/// Whether `operands`, an op's operands as the conversion remapped them,
+/// are all buffers. An op whose operand's producer failed to lower (and
+/// said so) is left as it is.
+inline bool areBuffers(ValueRange operands) {
+  return llvm::none_of(operands.getTypes(), llvm::IsaPred<TensorType>);
+}
+
+/// Consecutive ops on one mesh stream-split into the same chunks: they run
+/// as one pipeline.
+struct PipelineGroup {
+  SmallVector<Operation *> ops;
+  int64_t chunks = 0;
+};
+
+/// What the lowering of one function shares across its patterns.
+class HostProgram {
 public:
-  HostLowering(func::FuncOp function, hostir::Backend backend,
-               Pipelining pipelining)
-      : function(function), backend(backend), pipelining(pipelining),
-        builder(function) {}
-  LogicalResult run();
+  /// Collects the meshes and pipeline groups of `function`, and puts the
+  /// executing rank at its entry.
+  HostProgram(func::FuncOp function, hostir::Backend backend,
+              Pipelining pipelining);
+
+  /// The mesh whose devices run `op`, or null when every rank runs it
+  /// (views, returns, unsharded programs) or it guards itself (send_recv).
+  MeshAttr getExecutingMesh(Operation *op) const;
+  /// Whether the program has devices outside `mesh`.
+  bool hasDevicesOutside(MeshAttr mesh) const;
+  /// The group `op` starts, if any.
+  const PipelineGroup *getGroupStartingAt(Operation *op) const {
+    auto it = groups.find(op);
+    return it == groups.end() ? nullptr : &it->second;
+  }
+  /// Whether a pipeline reads or writes `value` chunk by chunk.
+  bool isChunked(Value value) const { return chunked.contains(value); }
+  /// The plan a communication of `group` carries, or the pass option's.
+  Pipelining getPipelining(const PipelineGroup &group) const;
+
+  /// The backend of the program's ring copies (cuda_ipc) or of all its
+  /// communications.
+  hostir::Backend backend;
+  /// The library collectives and point-to-point transfers post on: CUDA
+  /// IPC moves data only through the ring pipelines' copies, so with it
+  /// they go through NCCL.
+  hostir::Backend getLibraryBackend() const {
+    return backend == hostir::Backend::CudaIpc ? hostir::Backend::NCCL
+                                               : backend;
+  }
+  /// The executing rank (`hostir.rank` at the function's entry; erased
+  /// after the conversion when nothing reads it).
+  Value rank;
 
 private:
-  LogicalResult lower(Operation *op);
+  /// The number of stream chunks `op` can run in, one per pipeline step,
+  /// and the values it reads and writes chunk by chunk.
+  std::optional<int64_t> getPipelineChunks(Operation *op,
+                                           SmallVectorImpl<Value> &split);
+
+  Pipelining pipelining;
+  /// Sorted device ids of all meshes of the function.
+  SmallVector<int64_t> devices;
+  DenseMap<Operation *, PipelineGroup> groups;
+  DenseSet<Value> chunked;
+};
+
+/// Emits host IR for the op a pattern lowers, at the rewriter's insertion
+/// point. Values of the function are read through their buffers: those
+/// this lowering created, else those the conversion mapped them to.
+/// A value's buffer may be a view of a more precise layout than its type
+/// states (an all_slice's block of a larger buffer), so the patterns read
+/// buffers as they are and carry no type converter; consumers that need
+/// the stated layout copy.
+class HostBuilder {
+public:
+  HostBuilder(ConversionPatternRewriter &rewriter, const HostProgram &program)
+      : rewriter(rewriter), program(program) {}
+
   /// Gives the buffer (or the chunk of it) an op reads or writes.
   using BufferFor = function_ref<Value(Value)>;
 
-  LogicalResult lowerCommunication(Operation *op);
-  LogicalResult emitCommunication(Operation *op, BufferFor bufferFor);
+  Value bufferOf(Value tensor);
+  void map(Value tensor, Value buffer) { buffers.map(tensor, buffer); }
+  /// Replaces `op` by the buffers this lowering created for its results.
+  void replace(Operation *op);
+  /// Emits the host form of `op` with `emit`, on its executing mesh only
+  /// (onExecutingMeshOnly), and replaces it.
+  LogicalResult lowerAndReplace(Operation *op,
+                                function_ref<LogicalResult()> emit) {
+    if (failed(onExecutingMeshOnly(op, emit)))
+      return failure();
+    replace(op);
+    return success();
+  }
+  bool hasBuffers(Operation *op) const {
+    return llvm::all_of(op->getResults(),
+                        [&](Value result) { return buffers.contains(result); });
+  }
+
+  /// Runs `emit` on the devices of the mesh that executes `op` only, when
+  /// the program has others. Buffers it allocates are allocated by every
+  /// rank (placeholders outside the mesh), so later views of them need no
+  /// guard.
+  LogicalResult onExecutingMeshOnly(Operation *op,
+                                    function_ref<LogicalResult()> emit);
+
+  // Ops of one family (Computations.cpp, Communications.cpp).
+  /// A library call into a fresh output.
+  LogicalResult lowerLibraryCall(Operation *op);
+  /// A collective into a fresh output.
+  LogicalResult lowerCollective(Operation *op);
   /// With `accumulate`, the call adds its product to its output.
   LogicalResult emitLibraryCall(Operation *op, BufferFor bufferFor,
                                 bool accumulate = false);
-  LogicalResult emitAllToAll(AllToAllOp comm, Value input, Value output);
-  template <typename HostOp, typename... Attributes>
-  LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
-                     int64_t axis, Attributes... attributes);
-  LogicalResult lowerView(Operation *op);
-  /// The buffer `kernel` reads as its argument #`index`: `buffer` itself,
-  /// or a copy of the layout the kernel expects.
-  Value passToKernel(Location loc, Value buffer, func::FuncOp kernel,
-                     unsigned index);
+  LogicalResult emitCollective(Operation *op, BufferFor bufferFor);
   /// Launches `kernel` over `arguments` with one thread per element of the
   /// largest output.
   void launch(Location loc, SymbolRefAttr kernel, ValueRange arguments,
               int64_t elements);
 
-  // Collective-based stream pipelining (StreamPipeline.cpp).
-  std::optional<int64_t> getPipelineChunks(Operation *op);
-  /// The plan a communication of `group` carries, or the pass option's.
-  Pipelining getPipelining(ArrayRef<Operation *> group) const;
-  LogicalResult lowerPipeline(ArrayRef<Operation *> group, int64_t chunks);
-  /// Values of `group` that live only inside it and hold one chunk per step.
-  DenseSet<Value> getSlotValues(ArrayRef<Operation *> group);
-  bool chunksServeCommunications(ArrayRef<Operation *> group, int64_t chunks,
-                                 const DenseSet<Value> &slotted);
+  // Pipelines (StreamPipeline.cpp, RingPipeline.cpp).
+  /// Lowers `group` chunk by chunk: in one loop, as a ring, or op by op
+  /// when it runs whole.
+  LogicalResult lowerPipeline(const PipelineGroup &group);
   Value chunkOf(Location loc, Value buffer, Value index, int64_t dim,
                 int64_t chunks);
   Value slotOf(Location loc, Value slots, Value index);
+
+  // send_recv (SendRecv.cpp, ShardTransfers.cpp).
+  LogicalResult lowerSendRecv(SendRecvOp transfer);
+
+  /// A fresh buffer (device memory unless told otherwise) for the local
+  /// piece of `tensor`.
+  Value allocate(Location loc, Value tensor,
+                 hostir::MemoryKind memory = hostir::MemoryKind::Device) {
+    return allocate(
+        loc, getLocalBufferType(cast<RankedTensorType>(tensor.getType())),
+        memory);
+  }
+  Value allocate(Location loc, MemRefType type,
+                 hostir::MemoryKind memory = hostir::MemoryKind::Device) {
+    return hostir::AllocateOp::create(rewriter, loc, type, ValueRange(), memory,
+                                      /*zeroed=*/false);
+  }
+  Value index(Location loc, int64_t value) {
+    return arith::ConstantIndexOp::create(rewriter, loc, value);
+  }
+  /// The executing rank's team along `axis` of `mesh`.
+  Value team(Location loc, MeshAttr mesh, int64_t axis);
+  Value getRank() { return program.rank; }
+
+  ConversionPatternRewriter &rewriter;
+  const HostProgram &program;
+
+private:
+  LogicalResult emitAllToAll(AllToAllOp comm, Value input, Value output);
+  template <typename HostOp, typename... Attributes>
+  LogicalResult post(Operation *op, Value input, Value output, MeshAttr mesh,
+                     int64_t axis, Attributes... attributes);
+
+  /// Values of `group` that live only inside it and hold one chunk per step.
+  DenseSet<Value> getSlotValues(const PipelineGroup &group);
+  bool chunksServeCommunications(const PipelineGroup &group,
+                                 const DenseSet<Value> &slotted);
   /// A loop over `steps` pipeline steps whose iterations may run on
   /// different streams (`hostir.stream_parallel`).
   scf::ForOp createStreamParallelLoop(Location loc, int64_t steps);
@@ -75,7 +195,7 @@ private:
   struct Ring;
   struct RingStep;
   /// Lowers `group` as a ring when it has a ring form; false when not.
-  FailureOr<bool> lowerRing(ArrayRef<Operation *> group, int64_t chunks);
+  FailureOr<bool> lowerRing(const PipelineGroup &group);
   LogicalResult lowerAllgatherRing(AllgatherOp gather,
                                    ArrayRef<Operation *> calls,
                                    int64_t blockDim, int64_t streamDim,
@@ -107,65 +227,51 @@ private:
                         function_ref<Value()> peerSource);
   void emitRingEpilogue(const Ring &ring);
 
-  // Programs over several meshes (MeshGuards.cpp).
-  /// The devices of every mesh the function's values live on.
-  void collectProgramDevices();
-  /// The mesh whose devices run `op`, or null when every rank runs it
-  /// (views, returns, unsharded programs) or it guards itself (send_recv).
-  MeshAttr getExecutingMesh(Operation *op);
-  /// Runs `emit` on the devices of `mesh` only, when the program has
-  /// others. Buffers it allocates are allocated by every rank (placeholders
-  /// outside the mesh), so later views of them need no guard.
-  LogicalResult onMeshOnly(Location loc, MeshAttr mesh,
-                           function_ref<LogicalResult()> emit);
-  LogicalResult lowerSendRecv(SendRecvOp transfer);
   /// send_recv between meshes of different shapes (ShardTransfers.cpp).
   LogicalResult lowerShardTransfers(SendRecvOp transfer);
   /// The team of `devices` (sorted ids): member i is devices[i].
   Value teamOfDevices(Location loc, ArrayRef<int64_t> devices);
 
-  Value bufferOf(Value tensor) const { return buffers.lookup(tensor); }
-  /// A fresh buffer (device memory unless told otherwise) for the local
-  /// piece of `tensor`.
-  Value allocate(Location loc, Value tensor,
-                 hostir::MemoryKind memory = hostir::MemoryKind::Device) {
-    return allocate(
-        loc, getLocalBufferType(cast<RankedTensorType>(tensor.getType())),
-        memory);
-  }
-  Value allocate(Location loc, MemRefType type,
-                 hostir::MemoryKind memory = hostir::MemoryKind::Device) {
-    return hostir::AllocateOp::create(builder, loc, type, ValueRange(), memory,
-                                      /*zeroed=*/false);
-  }
-  Value index(Location loc, int64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  }
-  /// The executing rank's team along `axis` of `mesh`.
-  Value team(Location loc, MeshAttr mesh, int64_t axis);
-  /// The executing rank, computed once at the program's entry.
-  Value getRank(Location loc);
-
-  /// The library collectives and point-to-point transfers post on: CUDA
-  /// IPC moves data only through the ring pipelines' copies, so with it
-  /// they go through NCCL.
-  hostir::Backend getLibraryBackend() const {
-    return backend == hostir::Backend::CudaIpc ? hostir::Backend::NCCL
-                                               : backend;
-  }
-
-  func::FuncOp function;
-  hostir::Backend backend;
-  Pipelining pipelining;
-  OpBuilder builder;
+  /// Buffers of values this lowering created.
   IRMapping buffers;
-  /// Values a pipeline reads or writes chunk by chunk.
-  DenseSet<Value> chunked;
-  Block *entry = nullptr;
-  Value rank;
-  /// Sorted device ids of all meshes of the function.
-  SmallVector<int64_t> programDevices;
 };
+
+/// A pattern of one op family. It lowers an op whose operands have buffers
+/// (an op whose operand's producer failed to lower is left, and reported
+/// as such), emitting through a HostBuilder.
+class HostLoweringPattern : public ConversionPattern {
+public:
+  /// `root` and the rest say what the pattern matches, as for
+  /// ConversionPattern.
+  template <typename... Root>
+  HostLoweringPattern(const HostProgram &program, Root &&...root)
+      : ConversionPattern(std::forward<Root>(root)...), program(program) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!areBuffers(operands))
+      return rewriter.notifyMatchFailure(op, "an operand has no buffer");
+    HostBuilder host(rewriter, program);
+    return lower(op, operands, host);
+  }
+
+protected:
+  virtual LogicalResult lower(Operation *op, ArrayRef<Value> operands,
+                              HostBuilder &host) const = 0;
+
+  const HostProgram &program;
+};
+
+/// The patterns of each op family.
+void populateComputationLoweringPatterns(RewritePatternSet &patterns,
+                                         const HostProgram &program);
+void populateCommunicationLoweringPatterns(RewritePatternSet &patterns,
+                                           const HostProgram &program);
+void populateViewLoweringPatterns(RewritePatternSet &patterns,
+                                  const HostProgram &program);
+void populatePipelineLoweringPatterns(RewritePatternSet &patterns,
+                                      const HostProgram &program);
 
 } // namespace mlir::fuser
 

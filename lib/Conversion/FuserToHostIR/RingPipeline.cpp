@@ -21,7 +21,7 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 /// The communication a ring replaces and where its blocks and chunks lie.
-struct HostLowering::Ring {
+struct HostBuilder::Ring {
   Location loc;
   Value team;
   /// The executing rank's index in the team.
@@ -35,7 +35,7 @@ struct HostLowering::Ring {
 };
 
 /// The indices of one ring step.
-struct HostLowering::RingStep {
+struct HostBuilder::RingStep {
   Value chunk;
   /// Distance j to the peers, and the peers r + j and r - j.
   Value distance;
@@ -43,40 +43,39 @@ struct HostLowering::RingStep {
   Value backward;
 };
 
-Value HostLowering::ringPeer(const Ring &ring, Value distance, bool forward) {
+Value HostBuilder::ringPeer(const Ring &ring, Value distance, bool forward) {
   Location loc = ring.loc;
   Value size = index(loc, ring.size);
   Value shifted;
   if (forward)
-    shifted = arith::AddIOp::create(builder, loc, ring.self, distance);
+    shifted = arith::AddIOp::create(rewriter, loc, ring.self, distance);
   else
     shifted = arith::SubIOp::create(
-        builder, loc, arith::AddIOp::create(builder, loc, ring.self, size),
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, ring.self, size),
         distance);
-  return arith::RemUIOp::create(builder, loc, shifted, size);
+  return arith::RemUIOp::create(rewriter, loc, shifted, size);
 }
 
-LogicalResult HostLowering::emitForEachPeerDistance(
+LogicalResult HostBuilder::emitForEachPeerDistance(
     const Ring &ring, function_ref<LogicalResult(Value distance)> body) {
   auto loop =
-      scf::ForOp::create(builder, ring.loc, index(ring.loc, 1),
+      scf::ForOp::create(rewriter, ring.loc, index(ring.loc, 1),
                          index(ring.loc, ring.size), index(ring.loc, 1));
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   return body(loop.getInductionVar());
 }
 
-HostLowering::RingStep HostLowering::beginRingStep(const Ring &ring,
-                                                   Value step) {
+HostBuilder::RingStep HostBuilder::beginRingStep(const Ring &ring, Value step) {
   Value size = index(ring.loc, ring.size);
-  Value distance = arith::RemUIOp::create(builder, ring.loc, step, size);
-  return {arith::DivUIOp::create(builder, ring.loc, step, size), distance,
+  Value distance = arith::RemUIOp::create(rewriter, ring.loc, step, size);
+  return {arith::DivUIOp::create(rewriter, ring.loc, step, size), distance,
           ringPeer(ring, distance, /*forward=*/true),
           ringPeer(ring, distance, /*forward=*/false)};
 }
 
-Value HostLowering::ringView(const Ring &ring, Value buffer, Value block,
-                             Value chunk) {
+Value HostBuilder::ringView(const Ring &ring, Value buffer, Value block,
+                            Value chunk) {
   return chunkOf(ring.loc,
                  chunkOf(ring.loc, buffer, block, ring.blockDim, ring.size),
                  chunk, ring.streamDim, ring.chunks);
@@ -91,48 +90,46 @@ static bool hasContiguousRingViews(MemRefType type, int64_t blockDim,
       getChunkType(type, blockDim, size), streamDim, chunks));
 }
 
-void HostLowering::emitRingTransfer(const Ring &ring, Value send,
-                                    Value sendPeer, Value receive,
-                                    Value receivePeer,
-                                    function_ref<Value()> peerSource) {
+void HostBuilder::emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
+                                   Value receive, Value receivePeer,
+                                   function_ref<Value()> peerSource) {
   Location loc = ring.loc;
   if (ring.handles) {
     // Get protocol: tell the reader of our data that it is in place, wait
     // until the peer we read from says the same, then copy from its buffer.
-    hostir::IpcSignalOp::create(builder, loc, ring.handles, sendPeer);
-    hostir::IpcWaitOp::create(builder, loc, ring.handles, receivePeer);
-    hostir::CopyOp::create(builder, loc, peerSource(), receive);
+    hostir::IpcSignalOp::create(rewriter, loc, ring.handles, sendPeer);
+    hostir::IpcWaitOp::create(rewriter, loc, ring.handles, receivePeer);
+    hostir::CopyOp::create(rewriter, loc, peerSource(), receive);
     return;
   }
-  auto workType = hostir::WorkType::get(builder.getContext());
-  auto group = hostir::CoalesceOp::create(builder, loc, workType);
-  Block *body = &group.getBody().emplaceBlock();
+  auto workType = hostir::WorkType::get(rewriter.getContext());
+  auto group = hostir::CoalesceOp::create(rewriter, loc, workType);
   {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(body);
-    hostir::SendOp::create(builder, loc, workType, send, sendPeer, ring.team,
-                           getLibraryBackend());
-    hostir::RecvOp::create(builder, loc, workType, receive, receivePeer,
-                           ring.team, getLibraryBackend());
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.createBlock(&group.getBody());
+    hostir::SendOp::create(rewriter, loc, workType, send, sendPeer, ring.team,
+                           program.getLibraryBackend());
+    hostir::RecvOp::create(rewriter, loc, workType, receive, receivePeer,
+                           ring.team, program.getLibraryBackend());
   }
-  hostir::WaitOp::create(builder, loc, group);
+  hostir::WaitOp::create(rewriter, loc, group);
 }
 
 /// With cuda_ipc, a rank tells every peer it read from that it is done and
 /// waits until every peer that reads from it is: the next execution may
 /// then overwrite the shared buffer. Issued after the pipeline's join, so
 /// after every copy.
-void HostLowering::emitRingEpilogue(const Ring &ring) {
+void HostBuilder::emitRingEpilogue(const Ring &ring) {
   if (!ring.handles)
     return;
   Location loc = ring.loc;
   (void)emitForEachPeerDistance(ring, [&](Value distance) {
-    hostir::IpcSignalOp::create(builder, loc, ring.handles,
+    hostir::IpcSignalOp::create(rewriter, loc, ring.handles,
                                 ringPeer(ring, distance, /*forward=*/false));
     return success();
   });
   (void)emitForEachPeerDistance(ring, [&](Value distance) {
-    hostir::IpcWaitOp::create(builder, loc, ring.handles,
+    hostir::IpcWaitOp::create(rewriter, loc, ring.handles,
                               ringPeer(ring, distance, /*forward=*/true));
     return success();
   });
@@ -148,20 +145,20 @@ static hostir::MemoryKind getSharedMemory(hostir::Backend backend) {
 
 /// Sets up the ring of `communication` (its team, the rank's index in it),
 /// sharing `shared` with the team for cuda_ipc.
-HostLowering::Ring HostLowering::createRing(Operation *communication,
-                                            int64_t axis, int64_t blockDim,
-                                            int64_t streamDim, int64_t chunks,
-                                            Value shared) {
+HostBuilder::Ring HostBuilder::createRing(Operation *communication,
+                                          int64_t axis, int64_t blockDim,
+                                          int64_t streamDim, int64_t chunks,
+                                          Value shared) {
   Location loc = communication->getLoc();
   MeshAttr mesh = getSharding(communication->getOperand(0)).getMesh();
   Value members = team(loc, mesh, axis);
-  Value self = hostir::TeamIndexOp::create(builder, loc,
-                                           builder.getIndexType(), members);
+  Value self = hostir::TeamIndexOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), members);
   Value handles;
-  if (backend == hostir::Backend::CudaIpc)
+  if (program.backend == hostir::Backend::CudaIpc)
     handles = hostir::IpcShareOp::create(
-        builder, loc,
-        hostir::IpcHandlesType::get(builder.getContext(),
+        rewriter, loc,
+        hostir::IpcHandlesType::get(rewriter.getContext(),
                                     cast<MemRefType>(shared.getType())),
         shared, members);
   return {loc,       members,   self,   mesh.getAxisSize(axis),
@@ -171,44 +168,44 @@ HostLowering::Ring HostLowering::createRing(Operation *communication,
 /// AG+GEMM: the rank's block is put in place in the gathered buffer first;
 /// step (i, j) brings chunk i of the block of the member j places back and
 /// runs the calls on it.
-LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
-                                               ArrayRef<Operation *> calls,
-                                               int64_t blockDim,
-                                               int64_t streamDim,
-                                               int64_t chunks) {
+LogicalResult HostBuilder::lowerAllgatherRing(AllgatherOp gather,
+                                              ArrayRef<Operation *> calls,
+                                              int64_t blockDim,
+                                              int64_t streamDim,
+                                              int64_t chunks) {
   Location loc = gather.getLoc();
   Value input = bufferOf(gather.getInput());
   Value gathered =
-      allocate(loc, gather.getResult(), getSharedMemory(backend));
-  buffers.map(gather.getResult(), gathered);
+      allocate(loc, gather.getResult(), getSharedMemory(program.backend));
+  map(gather.getResult(), gathered);
   for (Operation *call : calls)
-    buffers.map(call->getResult(0), allocate(loc, call->getResult(0)));
+    map(call->getResult(0), allocate(loc, call->getResult(0)));
   Ring ring = createRing(gather, gather.getAxis(), blockDim, streamDim, chunks,
                          gathered);
   hostir::CopyOp::create(
-      builder, loc, input,
+      rewriter, loc, input,
       chunkOf(loc, gathered, ring.self, blockDim, ring.size));
 
   scf::ForOp loop = createStreamParallelLoop(loc, chunks * ring.size);
   {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
     RingStep step = beginRingStep(ring, loop.getInductionVar());
     Value received = ringView(ring, gathered, step.backward, step.chunk);
-    Value remote = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                         step.distance, index(loc, 0));
-    auto transfer = scf::IfOp::create(builder, loc, remote,
+    Value remote = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, step.distance, index(loc, 0));
+    auto transfer = scf::IfOp::create(rewriter, loc, remote,
                                       /*withElseRegion=*/false);
     {
-      OpBuilder::InsertionGuard inside(builder);
-      builder.setInsertionPoint(transfer.thenBlock()->getTerminator());
-      emitRingTransfer(
-          ring, chunkOf(loc, input, step.chunk, streamDim, chunks),
-          step.forward, received, step.backward, [&] {
-            Value peer = hostir::IpcPeerBufferOp::create(
-                builder, loc, gathered.getType(), ring.handles, step.backward);
-            return ringView(ring, peer, step.backward, step.chunk);
-          });
+      OpBuilder::InsertionGuard inside(rewriter);
+      rewriter.setInsertionPoint(transfer.thenBlock()->getTerminator());
+      emitRingTransfer(ring, chunkOf(loc, input, step.chunk, streamDim, chunks),
+                       step.forward, received, step.backward, [&] {
+                         Value peer = hostir::IpcPeerBufferOp::create(
+                             rewriter, loc, gathered.getType(), ring.handles,
+                             step.backward);
+                         return ringView(ring, peer, step.backward, step.chunk);
+                       });
     }
     for (Operation *call : calls) {
       Value output = call->getResult(0);
@@ -237,27 +234,25 @@ LogicalResult HostLowering::lowerAllgatherRing(AllgatherOp gather,
 /// `gather` (GEMM+allreduce) the iteration then puts its reduced chunk in
 /// place in the gathered result and brings every peer's, so that only the
 /// last chunk's exchange follows the last GEMM.
-LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
-                                                   ReduceScatterOp scatter,
-                                                   AllgatherOp gather,
-                                                   int64_t blockDim,
-                                                   int64_t streamDim,
-                                                   int64_t chunks) {
+LogicalResult
+HostBuilder::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
+                                    AllgatherOp gather, int64_t blockDim,
+                                    int64_t streamDim, int64_t chunks) {
   Location loc = scatter.getLoc();
   Value partial =
-      allocate(loc, call->getResult(0), getSharedMemory(backend));
-  buffers.map(call->getResult(0), partial);
+      allocate(loc, call->getResult(0), getSharedMemory(program.backend));
+  map(call->getResult(0), partial);
   auto partialType = cast<MemRefType>(partial.getType());
   // Peers read the reduced blocks the gather brings from this buffer, so
   // it is shared; the gathered result, which may escape, is not.
   Value result = allocate(loc, scatter.getResult(),
-                          gather ? getSharedMemory(backend)
+                          gather ? getSharedMemory(program.backend)
                                  : hostir::MemoryKind::Device);
-  buffers.map(scatter.getResult(), result);
+  map(scatter.getResult(), result);
   Value gathered;
   if (gather) {
     gathered = allocate(loc, gather.getResult());
-    buffers.map(gather.getResult(), gathered);
+    map(gather.getResult(), gathered);
   }
   Ring ring = createRing(scatter, scatter.getAxis(), blockDim, streamDim,
                          chunks, partial);
@@ -277,8 +272,8 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
   }
 
   scf::ForOp loop = createStreamParallelLoop(loc, chunks);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   Value chunk = loop.getInductionVar();
   Value resultChunk = chunkOf(loc, result, chunk, streamDim, chunks);
   Value slab = slabs ? slotOf(loc, slabs, chunk) : Value();
@@ -297,7 +292,7 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
   if (failed(emitForEachPeerDistance(ring, [&](Value step) {
         // Distances n - 1, ..., 1.
         Value distance =
-            arith::SubIOp::create(builder, loc, index(loc, ring.size), step);
+            arith::SubIOp::create(rewriter, loc, index(loc, ring.size), step);
         Value forward = ringPeer(ring, distance, /*forward=*/true);
         Value backward = ringPeer(ring, distance, /*forward=*/false);
         Value computed = ringView(ring, partial, forward, chunk);
@@ -305,12 +300,12 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
           return failure();
         Value arrived =
             slab ? slotOf(loc, slab,
-                          arith::SubIOp::create(builder, loc, distance,
+                          arith::SubIOp::create(rewriter, loc, distance,
                                                 index(loc, 1)))
                  : resultChunk;
         emitRingTransfer(ring, computed, forward, arrived, backward, [&] {
           Value peer = hostir::IpcPeerBufferOp::create(
-              builder, loc, partialType, ring.handles, backward);
+              rewriter, loc, partialType, ring.handles, backward);
           return ringView(ring, peer, ring.self, chunk);
         });
         return success();
@@ -318,13 +313,13 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
     return failure();
   if (slab)
     hostir::ReduceBlocksOp::create(
-        builder, loc, slab, resultChunk,
+        rewriter, loc, slab, resultChunk,
         getSharding(call->getResult(0)).getPartialKind());
   if (failed(emitProduct(ring.self, resultChunk, /*accumulate=*/true)))
     return failure();
   if (gatherRing)
     emitGatherOfReducedChunk(*gatherRing, result, gathered, chunk);
-  builder.setInsertionPointAfter(loop);
+  rewriter.setInsertionPointAfter(loop);
   emitRingEpilogue(ring);
   if (gatherRing)
     emitRingEpilogue(*gatherRing);
@@ -335,11 +330,11 @@ LogicalResult HostLowering::lowerReduceScatterRing(Operation *call,
 /// team by `ring`) goes to its place in `gathered`, and every peer's
 /// counterpart, from the member j places back for j = 1, ..., n - 1, to
 /// theirs.
-void HostLowering::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
-                                            Value gathered, Value chunk) {
+void HostBuilder::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
+                                           Value gathered, Value chunk) {
   Location loc = ring.loc;
   Value own = chunkOf(loc, reduced, chunk, ring.streamDim, ring.chunks);
-  hostir::CopyOp::create(builder, loc, own,
+  hostir::CopyOp::create(rewriter, loc, own,
                          ringView(ring, gathered, ring.self, chunk));
   (void)emitForEachPeerDistance(ring, [&](Value distance) {
     Value backward = ringPeer(ring, distance, /*forward=*/false);
@@ -347,7 +342,7 @@ void HostLowering::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
         ring, own, ringPeer(ring, distance, /*forward=*/true),
         ringView(ring, gathered, backward, chunk), backward, [&] {
           Value peer = hostir::IpcPeerBufferOp::create(
-              builder, loc, reduced.getType(), ring.handles, backward);
+              rewriter, loc, reduced.getType(), ring.handles, backward);
           return chunkOf(loc, peer, chunk, ring.streamDim, ring.chunks);
         });
     return success();
@@ -362,14 +357,15 @@ void HostLowering::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
 /// along the leading dim (the one reduce_blocks reduces), and for cuda_ipc
 /// a shared buffer symmetric memory can hold. False (no diagnostic)
 /// otherwise.
-FailureOr<bool> HostLowering::lowerRing(ArrayRef<Operation *> group,
-                                        int64_t chunks) {
+FailureOr<bool> HostBuilder::lowerRing(const PipelineGroup &pipeline) {
+  ArrayRef<Operation *> group = pipeline.ops;
+  int64_t chunks = pipeline.chunks;
   auto typeOf = [](Value value) {
     return getLocalBufferType(cast<RankedTensorType>(value.getType()));
   };
   // Symmetric buffers are shared whole, with the identity layout.
   auto shareable = [&](MemRefType shared) {
-    return getSharedMemory(backend) != hostir::MemoryKind::Symmetric ||
+    return getSharedMemory(program.backend) != hostir::MemoryKind::Symmetric ||
            shared.getLayout().isIdentity();
   };
   if (auto gather = dyn_cast<AllgatherOp>(group.front())) {

@@ -44,7 +44,7 @@ static Value blockOf(OpBuilder &builder, Location loc, Value buffer,
       strides);
 }
 
-LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
+LogicalResult HostBuilder::lowerShardTransfers(SendRecvOp transfer) {
   Location loc = transfer.getLoc();
   auto type = cast<RankedTensorType>(transfer.getInput().getType());
   if (!type.hasStaticShape())
@@ -61,7 +61,7 @@ LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
 
   Value input = bufferOf(transfer.getInput());
   Value output = allocate(loc, transfer.getResult());
-  buffers.map(transfer.getResult(), output);
+  map(transfer.getResult(), output);
 
   std::map<int64_t, DeviceTransfers> byDevice;
   for (const ::fuser::Transfer &block : transfers) {
@@ -80,11 +80,11 @@ LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
 
   SmallVector<int64_t> cases =
       llvm::to_vector(llvm::make_first_range(byDevice));
-  auto lookup = scf::IndexSwitchOp::create(builder, loc, TypeRange(),
-                                           getRank(loc), cases, cases.size());
-  OpBuilder::InsertionGuard guard(builder);
+  auto lookup = scf::IndexSwitchOp::create(rewriter, loc, TypeRange(),
+                                           getRank(), cases, cases.size());
+  OpBuilder::InsertionGuard guard(rewriter);
   for (auto [device, region] : llvm::zip(cases, lookup.getCaseRegions())) {
-    builder.setInsertionPointToStart(&region.emplaceBlock());
+    rewriter.createBlock(&region);
     const DeviceTransfers &own = byDevice[device];
     auto sourceOffsets = [&] {
       return *::fuser::shardOffsetOn(shape, fromAxes, fromMesh, device);
@@ -94,8 +94,8 @@ LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
     };
     for (const ::fuser::Transfer *block : own.copies)
       hostir::CopyOp::create(
-          builder, loc, blockOf(builder, loc, input, sourceOffsets(), *block),
-          blockOf(builder, loc, output, targetOffsets(), *block));
+          rewriter, loc, blockOf(rewriter, loc, input, sourceOffsets(), *block),
+          blockOf(rewriter, loc, output, targetOffsets(), *block));
     // Blocks with gaps are packed before they are sent and unpacked after
     // they are received.
     auto staging = [&](Value view) {
@@ -108,39 +108,39 @@ LogicalResult HostLowering::lowerShardTransfers(SendRecvOp transfer) {
     SmallVector<std::pair<Value, Value>> sent, received;
     SmallVector<std::pair<Value, Value>> unpacked;
     for (const ::fuser::Transfer *block : own.sends) {
-      Value view = blockOf(builder, loc, input, sourceOffsets(), *block);
+      Value view = blockOf(rewriter, loc, input, sourceOffsets(), *block);
       Value buffer = staging(view);
       if (buffer != view)
-        hostir::CopyOp::create(builder, loc, view, buffer);
+        hostir::CopyOp::create(rewriter, loc, view, buffer);
       sent.push_back({buffer, teamIndex(block->target)});
     }
     for (const ::fuser::Transfer *block : own.receives) {
-      Value view = blockOf(builder, loc, output, targetOffsets(), *block);
+      Value view = blockOf(rewriter, loc, output, targetOffsets(), *block);
       Value buffer = staging(view);
       if (buffer != view)
         unpacked.push_back({buffer, view});
       received.push_back({buffer, teamIndex(block->source)});
     }
     if (!sent.empty() || !received.empty()) {
-      auto workType = hostir::WorkType::get(builder.getContext());
-      auto group = hostir::CoalesceOp::create(builder, loc, workType);
+      auto workType = hostir::WorkType::get(rewriter.getContext());
+      auto group = hostir::CoalesceOp::create(rewriter, loc, workType);
       {
-        OpBuilder::InsertionGuard inside(builder);
-        builder.setInsertionPointToStart(&group.getBody().emplaceBlock());
+        OpBuilder::InsertionGuard inside(rewriter);
+        rewriter.createBlock(&group.getBody());
         for (auto [buffer, peer] : sent)
-          hostir::SendOp::create(builder, loc, workType, buffer, peer, team,
-                                 getLibraryBackend());
+          hostir::SendOp::create(rewriter, loc, workType, buffer, peer, team,
+                                 program.getLibraryBackend());
         for (auto [buffer, peer] : received)
-          hostir::RecvOp::create(builder, loc, workType, buffer, peer, team,
-                                 getLibraryBackend());
+          hostir::RecvOp::create(rewriter, loc, workType, buffer, peer, team,
+                                 program.getLibraryBackend());
       }
-      hostir::WaitOp::create(builder, loc, group);
+      hostir::WaitOp::create(rewriter, loc, group);
     }
     for (auto [buffer, view] : unpacked)
-      hostir::CopyOp::create(builder, loc, buffer, view);
-    scf::YieldOp::create(builder, loc);
+      hostir::CopyOp::create(rewriter, loc, buffer, view);
+    scf::YieldOp::create(rewriter, loc);
   }
-  builder.setInsertionPointToStart(&lookup.getDefaultRegion().emplaceBlock());
-  scf::YieldOp::create(builder, loc);
+  rewriter.createBlock(&lookup.getDefaultRegion());
+  scf::YieldOp::create(rewriter, loc);
   return success();
 }

@@ -29,85 +29,39 @@ MemRefType mlir::fuser::getChunkType(MemRefType type, int64_t dim,
 }
 
 /// A view of chunk `index` of `buffer` split along `dim` into `chunks`.
-Value HostLowering::chunkOf(Location loc, Value buffer, Value index,
-                            int64_t dim, int64_t chunks) {
+Value HostBuilder::chunkOf(Location loc, Value buffer, Value index, int64_t dim,
+                           int64_t chunks) {
   auto type = getChunkType(cast<MemRefType>(buffer.getType()), dim, chunks);
-  return hostir::AliasSelectOp::create(builder, loc, type, buffer, index,
+  return hostir::AliasSelectOp::create(rewriter, loc, type, buffer, index,
                                        static_cast<uint64_t>(dim),
                                        static_cast<uint64_t>(chunks));
 }
 
 /// Slot `index` of `slots` (the chunks of one value, outermost), without
 /// the slot dim.
-Value HostLowering::slotOf(Location loc, Value slots, Value index) {
+Value HostBuilder::slotOf(Location loc, Value slots, Value index) {
   auto type = cast<MemRefType>(slots.getType());
   int64_t rank = type.getRank();
-  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
   offsets.front() = index;
   SmallVector<OpFoldResult> sizes =
-      getAsIndexOpFoldResult(builder.getContext(), type.getShape());
-  sizes.front() = builder.getIndexAttr(1);
-  SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+      getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
+  sizes.front() = rewriter.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
   auto view = memref::SubViewOp::inferRankReducedResultType(
       type.getShape().drop_front(), type, offsets, sizes, strides);
-  return memref::SubViewOp::create(builder, loc, cast<MemRefType>(view), slots,
+  return memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(view), slots,
                                    offsets, sizes, strides);
 }
 
-/// The number of stream chunks `op` can be run in, one chunk per pipeline
-/// step, if any: its result is stream-split, and every operand holding the
-/// same data is split into the same chunks (a library call's other operands
-/// are read whole). A communication qualifies when it moves blocks of
-/// another dim than the stream dim; whether its chunk buffers suit the
-/// library is checked once the whole pipeline is known. Records the values
-/// to chunk.
-std::optional<int64_t> HostLowering::getPipelineChunks(Operation *op) {
-  bool library = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>();
-  if (!library && !isa<AllgatherOp, AllreduceOp, ReduceScatterOp, AllToAllOp>(op))
-    return std::nullopt;
-  Value result = op->getResult(0);
-  ShardingAttr sharding = getSharding(result);
-  if (!sharding || !sharding.getStreamDim())
-    return std::nullopt;
-  int64_t dim = *sharding.getStreamDim(), chunks = sharding.getStreamChunks();
-  SmallVector<Value> split{result};
-  if (library) {
-    ShardingRule rule = cast<ShardingRuleOpInterface>(op).getShardingRule();
-    if (rule.results.front()[dim].empty())
-      return std::nullopt;
-    int64_t factor = rule.results.front()[dim].front();
-    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-      const DimFactors &dims = rule.operands[index];
-      auto it = llvm::find_if(dims, [&](const SmallVector<int64_t, 2> &f) {
-        return llvm::is_contained(f, factor);
-      });
-      if (it == dims.end())
-        continue;
-      ShardingAttr other = getSharding(operand);
-      int64_t operandDim = it - dims.begin();
-      if (it->front() != factor || !other ||
-          other.getStreamDim() != operandDim ||
-          other.getStreamChunks() != chunks)
-        return std::nullopt;
-      split.push_back(operand);
-    }
-  } else {
-    if (!cast<CommunicationOpInterface>(op).getChunkwiseStreamDim())
-      return std::nullopt;
-    split.push_back(op->getOperand(0));
-  }
-  chunked.insert(split.begin(), split.end());
-  return chunks;
-}
-
-DenseSet<Value> HostLowering::getSlotValues(ArrayRef<Operation *> group) {
+DenseSet<Value> HostBuilder::getSlotValues(const PipelineGroup &group) {
   DenseSet<Value> slotted;
-  for (Operation *op : group) {
+  for (Operation *op : group.ops) {
     Value result = op->getResult(0);
     ShardingAttr sharding = getSharding(result);
     if (sharding.getStreamChunked() && !sharding.statesLayout() &&
         llvm::all_of(result.getUsers(), [&](Operation *user) {
-          return llvm::is_contained(group, user);
+          return llvm::is_contained(group.ops, user);
         }))
       slotted.insert(result);
   }
@@ -117,10 +71,10 @@ DenseSet<Value> HostLowering::getSlotValues(ArrayRef<Operation *> group) {
 /// Whether every communication of `group` can run on its chunk buffers: a
 /// chunk must be one contiguous piece (a slot, or a chunk of the stream dim
 /// outermost in its buffer) with the dim whose blocks it moves outermost.
-bool HostLowering::chunksServeCommunications(ArrayRef<Operation *> group,
-                                             int64_t chunks,
-                                             const DenseSet<Value> &slotted) {
-  return llvm::all_of(group, [&](Operation *op) {
+bool HostBuilder::chunksServeCommunications(const PipelineGroup &group,
+                                            const DenseSet<Value> &slotted) {
+  int64_t chunks = group.chunks;
+  return llvm::all_of(group.ops, [&](Operation *op) {
     auto comm = dyn_cast<CommunicationOpInterface>(op);
     if (!comm)
       return true;
@@ -146,21 +100,12 @@ bool HostLowering::chunksServeCommunications(ArrayRef<Operation *> group,
   });
 }
 
-scf::ForOp HostLowering::createStreamParallelLoop(Location loc,
-                                                  int64_t steps) {
-  auto loop = scf::ForOp::create(builder, loc, index(loc, 0),
+scf::ForOp HostBuilder::createStreamParallelLoop(Location loc, int64_t steps) {
+  auto loop = scf::ForOp::create(rewriter, loc, index(loc, 0),
                                  index(loc, steps), index(loc, 1));
   loop->setAttr(hostir::HostIRDialect::getStreamParallelAttrName(),
-                builder.getUnitAttr());
+                rewriter.getUnitAttr());
   return loop;
-}
-
-Pipelining HostLowering::getPipelining(ArrayRef<Operation *> group) const {
-  for (Operation *op : group)
-    if (auto plan = op->getAttrOfType<PipeliningAttr>(
-            FuserDialect::getPipeliningAttrName()))
-      return plan.getValue();
-  return pipelining;
 }
 
 /// Runs `group` chunk by chunk in a loop whose iterations may run on
@@ -170,28 +115,31 @@ Pipelining HostLowering::getPipelining(ArrayRef<Operation *> group) const {
 /// communication's chunks do not suit its library, or the plan is `none`,
 /// the group runs whole. With ring pipelining, groups that have a ring form
 /// take it.
-LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
-                                          int64_t chunks) {
-  Location loc = group.front()->getLoc();
-  Pipelining plan = getPipelining(group);
+LogicalResult HostBuilder::lowerPipeline(const PipelineGroup &group) {
+  Location loc = group.ops.front()->getLoc();
+  int64_t chunks = group.chunks;
+  Pipelining plan = program.getPipelining(group);
   if (plan == Pipelining::Ring) {
-    FailureOr<bool> ring = lowerRing(group, chunks);
+    FailureOr<bool> ring = lowerRing(group);
     if (failed(ring) || *ring)
       return ring;
   }
   DenseSet<Value> slotted = getSlotValues(group);
-  if (plan == Pipelining::None ||
-      !chunksServeCommunications(group, chunks, slotted)) {
-    for (Operation *op : group)
-      if (failed(lower(op)))
+  if (plan == Pipelining::None || !chunksServeCommunications(group, slotted)) {
+    for (Operation *op : group.ops) {
+      LogicalResult lowered = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()
+                                  ? lowerLibraryCall(op)
+                                  : lowerCollective(op);
+      if (failed(lowered))
         return failure();
+    }
     return success();
   }
   DenseMap<Value, Value> slots;
-  for (Operation *op : group) {
+  for (Operation *op : group.ops) {
     Value result = op->getResult(0);
     if (!slotted.contains(result)) {
-      buffers.map(result, allocate(loc, result));
+      map(result, allocate(loc, result));
       continue;
     }
     auto whole = getLocalBufferType(cast<RankedTensorType>(result.getType()));
@@ -202,12 +150,12 @@ LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
         allocate(loc, MemRefType::get(shape, whole.getElementType()));
   }
   scf::ForOp loop = createStreamParallelLoop(loc, chunks);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   Value step = loop.getInductionVar();
   DenseMap<Value, Value> chunkOfValue;
   auto bufferFor = [&](Value value) -> Value {
-    if (!chunked.contains(value))
+    if (!program.isChunked(value))
       return bufferOf(value);
     Value &view = chunkOfValue[value];
     if (!view)
@@ -217,13 +165,52 @@ LogicalResult HostLowering::lowerPipeline(ArrayRef<Operation *> group,
                            *getSharding(value).getStreamDim(), chunks);
     return view;
   };
-  for (Operation *op : group) {
+  for (Operation *op : group.ops) {
     LogicalResult emitted = op->hasTrait<mlir::fuser::OpTrait::LibraryCall>()
                                 ? emitLibraryCall(op, bufferFor)
-                                : emitCommunication(op, bufferFor);
+                                : emitCollective(op, bufferFor);
     if (failed(emitted))
       return failure();
   }
   return success();
 }
 
+namespace {
+/// A pipeline group, rooted at its first op, -> one loop over its chunks
+/// (or a ring, or its ops one by one when it runs whole). Replaces every
+/// op of the group.
+struct PipelineGroupLowering : public HostLoweringPattern {
+  PipelineGroupLowering(MLIRContext *context, const HostProgram &program)
+      : HostLoweringPattern(program, MatchAnyOpTypeTag(), /*benefit=*/2,
+                            context) {}
+
+  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
+                      HostBuilder &host) const override {
+    const PipelineGroup *group = program.getGroupStartingAt(op);
+    if (!group)
+      return host.rewriter.notifyMatchFailure(op, "starts no pipeline group");
+    for (Operation *member : group->ops)
+      for (Value operand : member->getOperands())
+        if (!llvm::is_contained(group->ops, operand.getDefiningOp()) &&
+            !areBuffers(host.bufferOf(operand)))
+          return host.rewriter.notifyMatchFailure(op,
+                                                  "an operand has no buffer");
+    if (failed(host.onExecutingMeshOnly(
+            op, [&] { return host.lowerPipeline(*group); })))
+      return failure();
+    for (Operation *member : group->ops) {
+      // Values that live only inside the pipeline were held in slots.
+      if (host.hasBuffers(member))
+        host.replace(member);
+      else
+        host.rewriter.eraseOp(member);
+    }
+    return success();
+  }
+};
+} // namespace
+
+void mlir::fuser::populatePipelineLoweringPatterns(RewritePatternSet &patterns,
+                                                   const HostProgram &program) {
+  patterns.add<PipelineGroupLowering>(patterns.getContext(), program);
+}

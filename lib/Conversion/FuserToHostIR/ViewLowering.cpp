@@ -1,15 +1,18 @@
 //===- ViewLowering.cpp - fuser view ops as buffer views -----------------===//
 //
-// A view op that segmentation left as a view (no copy) becomes a view of its
-// operand's buffer: a memref.subview for a slice, a memref.reinterpret_cast
-// with the result's strides otherwise. Strides are computed from the
-// operand's, static or read at run time (memref.extract_strided_metadata).
+// A view op that segmentation left as a view (no copy), fuser's or an
+// upstream tensor view (expand_shape, collapse_shape, extract_slice),
+// becomes a view of its operand's buffer: a memref.subview for a slice, a
+// memref.reinterpret_cast with the result's strides otherwise. Strides are
+// computed from the operand's, static or read at run time
+// (memref.extract_strided_metadata).
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostLowering.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -138,12 +141,14 @@ getViewStrides(ViewStrides &views, Operation *op, ArrayRef<int64_t> shape,
             result[to] = strides[from];
         return result;
       })
-      .Case([&](ReshapeOp) {
-        return views.reshape(shape, strides, resultShape);
-      })
-      .Default([&](Operation *) -> Strides {
+      .Case<ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+          [&](Operation *) {
+            return views.reshape(shape, strides, resultShape);
+          })
+      .Case<SetOp, SegmentSetOp>([&](Operation *) -> Strides {
         return SmallVector<OpFoldResult>(strides);
-      });
+      })
+      .Default([&](Operation *) -> Strides { return failure(); });
 }
 
 /// `wanted` with the offset and strides that `view` knows only at run time
@@ -219,25 +224,33 @@ static Value withUnitDimStrides(OpBuilder &builder, Location loc, Value view,
       newStrides);
 }
 
-LogicalResult HostLowering::lowerView(Operation *op) {
+/// The view of `source`, the buffer of `op`'s operand, that holds `op`'s
+/// result.
+static FailureOr<Value> lowerView(OpBuilder &builder, Operation *op,
+                                  Value source) {
   Location loc = op->getLoc();
-  Value source = bufferOf(op->getOperand(0));
-  Value result = op->getResult(0);
   MemRefType wanted =
-      getLocalBufferType(cast<RankedTensorType>(result.getType()));
-  if (source.getType() == wanted) {
-    buffers.map(result, source);
-    return success();
-  }
+      getLocalBufferType(cast<RankedTensorType>(op->getResult(0).getType()));
+  if (source.getType() == wanted)
+    return source;
   auto sourceType = cast<MemRefType>(source.getType());
   if (!sourceType.hasStaticShape() || !wanted.hasStaticShape())
     return op->emitError("lowering of a view of a buffer with a dynamic shape "
                          "is not implemented yet");
   Value view;
+  // Sliced dims are never split, so the global window is the local one.
   if (auto slice = dyn_cast<SliceOp>(op)) {
-    // Sliced dims are never split, so the global window is the local one.
     view = memref::SubViewOp::create(builder, loc, source, slice.getStarts(),
                                      wanted.getShape(), slice.getSteps());
+  } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    if (!slice.getOffsets().empty() || !slice.getStrides().empty() ||
+        slice.getDroppedDims().any())
+      return op->emitError("lowering of a slice with dynamic offsets or "
+                           "strides, or that drops dims, is not implemented "
+                           "yet");
+    view = memref::SubViewOp::create(
+        builder, loc, source, slice.getStaticOffsets(), wanted.getShape(),
+        slice.getStaticStrides());
   } else {
     SmallVector<int64_t> staticStrides;
     int64_t staticOffset;
@@ -247,6 +260,9 @@ LogicalResult HostLowering::lowerView(Operation *op) {
     ViewStrides views(builder, loc);
     FailureOr<SmallVector<OpFoldResult>> viewStrides = getViewStrides(
         views, op, sourceType.getShape(), strides, wanted.getShape());
+    if (failed(viewStrides) &&
+        !isa<ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+      return op->emitError("no buffer view lowers this view op");
     if (failed(viewStrides))
       return op->emitError("this reshape is not a view of its operand's "
                            "buffer: the dims it merges are not one strided "
@@ -277,6 +293,29 @@ LogicalResult HostLowering::lowerView(Operation *op) {
     if (view.getType() != target)
       view = memref::CastOp::create(builder, loc, target, view);
   }
-  buffers.map(result, view);
-  return success();
+  return view;
+}
+
+namespace {
+/// Views -> memref views of their operand's buffer.
+struct ViewLowering : public HostLoweringPattern {
+  ViewLowering(MLIRContext *context, const HostProgram &program)
+      : HostLoweringPattern(program, MatchInterfaceOpTypeTag(),
+                            TypeID::get<ViewOpInterface>(), /*benefit=*/1,
+                            context) {}
+
+  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
+                      HostBuilder &host) const override {
+    FailureOr<Value> buffer = lowerView(host.rewriter, op, operands.front());
+    if (failed(buffer))
+      return failure();
+    host.rewriter.replaceOp(op, *buffer);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::fuser::populateViewLoweringPatterns(RewritePatternSet &patterns,
+                                               const HostProgram &program) {
+  patterns.add<ViewLowering>(patterns.getContext(), program);
 }

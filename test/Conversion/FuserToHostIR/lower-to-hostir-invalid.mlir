@@ -31,3 +31,26 @@ func.func @merge_of_gapped(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []],
   %0 = fuser.reshape %x : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], contiguity = [false, false]>> -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
   return
 }
+
+// -----
+
+// An op of another dialect that computes on tensors has no host form
+// either; what reads its result is left as it is.
+#mesh = #fuser.mesh<[2]>
+func.func @foreign_compute(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> {
+  // expected-error @+1 {{cannot lower this op to host IR: segment the function first (fuser-segment)}}
+  %0 = arith.addf %x, %x : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
+  %1 = fuser.comm.allgather %0 axis = 0 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[]]>>
+  %2 = fuser.comm.all_slice %1 axis = 0 : tensor<8xf32, #fuser.sharding<#mesh, [[]]>> -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
+  return %2 : tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
+}
+
+// -----
+
+// A slice at an offset known only at run time has no static view yet.
+#rows = #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>
+func.func @dynamic_slice(%x: tensor<8x16xf32, #rows>, %i: index) {
+  // expected-error @+1 {{lowering of a slice with dynamic offsets or strides, or that drops dims, is not implemented yet}}
+  %0 = tensor.extract_slice %x[0, %i] [8, 8] [1, 1] : tensor<8x16xf32, #rows> to tensor<8x8xf32, #rows>
+  return
+}

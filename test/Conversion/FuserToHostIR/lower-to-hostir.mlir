@@ -167,3 +167,16 @@ func.func @view_of_gapped_buffer(%x: tensor<8x8xf32, #gap>) -> (tensor<8x8xf32, 
   %1 = fuser.reshape %x : tensor<8x8xf32, #gap> -> tensor<8x2x4xf32, #gap3>
   return %0, %1 : tensor<8x8xf32, #gapT>, tensor<8x2x4xf32, #gap3>
 }
+
+// -----
+
+// Host ops already in a function stay as they are.
+// CHECK-LABEL: func.func @host_ops_kept(
+// CHECK-SAME: memref<4xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant 3 : index
+// CHECK-NEXT: return %[[C]] : index
+#mesh = #fuser.mesh<[2]>
+func.func @host_ops_kept(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>) -> index {
+  %c3 = arith.constant 3 : index
+  return %c3 : index
+}
