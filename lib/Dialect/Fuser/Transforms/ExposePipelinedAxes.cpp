@@ -19,6 +19,7 @@
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Transforms/PipelineCostModel.h"
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::fuser {
@@ -257,10 +258,9 @@ static Value reshapeTo(OpBuilder &builder, Location loc, Value value,
 /// `resultType`.
 static Operation *cloneCall(OpBuilder &builder, Operation *call, Value rows,
                             Type resultType) {
-  Operation *clone = builder.clone(*call);
-  clone->setOperand(0, rows);
-  clone->getResult(0).setType(resultType);
-  return clone;
+  SmallVector<Value> operands(call->getOperands());
+  operands.front() = rows;
+  return mlir::clone(builder, call, resultType, operands);
 }
 
 /// reshape(x) -> allgather -> calls -> reshapes back.

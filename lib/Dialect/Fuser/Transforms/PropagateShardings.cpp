@@ -3,6 +3,7 @@
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 
@@ -234,8 +235,8 @@ static LogicalResult recreateAsPartial(OpOperand &operand,
                           getSharding(type).getPartialKind()))
     return failure();
   OpBuilder builder(creation);
-  Operation *copy = builder.clone(*creation);
-  copy->getResult(0).setType(type);
+  Operation *copy =
+      mlir::clone(builder, creation, TypeRange{type}, creation->getOperands());
   operand.set(copy->getResult(0));
   return success();
 }

@@ -96,6 +96,25 @@ static RankedTensorType localTensorType(Type type) {
   return RankedTensorType::get(buffer.getShape(), buffer.getElementType());
 }
 
+/// `op` in a kernel: its operands mapped by `mapping`, its results the
+/// local pieces of its own (mapped in turn).
+static Operation *cloneOnLocalPieces(OpBuilder &builder, Operation *op,
+                                     IRMapping &mapping) {
+  OperationState state(
+      op->getLoc(), op->getName(),
+      llvm::map_to_vector(op->getOperands(),
+                          [&](Value v) { return mapping.lookupOrDefault(v); }),
+      llvm::map_to_vector(
+          op->getResultTypes(),
+          [](Type type) -> Type { return localTensorType(type); }),
+      op->getAttrs());
+  for (Region &region : op->getRegions())
+    region.cloneInto(state.addRegion(), mapping);
+  Operation *local = builder.create(state);
+  mapping.map(op->getResults(), local->getResults());
+  return local;
+}
+
 /// A slice's bounds are global. The dims a kernel's piece splits are ones
 /// the slice keeps whole (a dim it cuts is never split), so there the
 /// bounds are the piece's.
@@ -240,9 +259,7 @@ LogicalResult Segmentation::flush(func::FuncOp function,
     if (isPositional(op))
       offsets = getPieceOffsets(builder, op->getLoc(), op->getResult(0),
                                 positionArguments);
-    Operation *local = builder.clone(*op, mapping);
-    for (Value result : local->getResults())
-      result.setType(localTensorType(result.getType()));
+    Operation *local = cloneOnLocalPieces(builder, op, mapping);
     if (auto slice = dyn_cast<SliceOp>(local))
       limitToLocalPiece(slice, cast<SliceOp>(op).getInput().getType());
     local->insertOperands(0, offsets);
