@@ -150,6 +150,12 @@ public:
   Value chunkOf(Location loc, Value buffer, Value index, int64_t dim,
                 int64_t chunks);
   Value slotOf(Location loc, Value slots, Value index);
+  /// A loop over `steps` pipeline steps whose iterations may run on
+  /// different streams (`hostir.stream_parallel`).
+  scf::ForOp createStreamParallelLoop(Location loc, int64_t steps);
+  /// Lowers `group` as a ring (RingPipeline.cpp) when it has a ring form;
+  /// false when not.
+  FailureOr<bool> lowerRing(const PipelineGroup &group);
 
   // send_recv (SendRecv.cpp, ShardTransfers.cpp).
   LogicalResult lowerSendRecv(SendRecvOp transfer);
@@ -187,45 +193,6 @@ private:
   DenseSet<Value> getSlotValues(const PipelineGroup &group);
   bool chunksServeCommunications(const PipelineGroup &group,
                                  const DenseSet<Value> &slotted);
-  /// A loop over `steps` pipeline steps whose iterations may run on
-  /// different streams (`hostir.stream_parallel`).
-  scf::ForOp createStreamParallelLoop(Location loc, int64_t steps);
-
-  // The p2p ring (RingPipeline.cpp).
-  struct Ring;
-  struct RingStep;
-  /// Lowers `group` as a ring when it has a ring form; false when not.
-  FailureOr<bool> lowerRing(const PipelineGroup &group);
-  LogicalResult lowerAllgatherRing(AllgatherOp gather,
-                                   ArrayRef<Operation *> calls,
-                                   int64_t blockDim, int64_t streamDim,
-                                   int64_t chunks);
-  /// GEMM+RS, and GEMM+allreduce when `gather` (the allgather of the
-  /// reduced blocks) is set.
-  LogicalResult lowerReduceScatterRing(Operation *call,
-                                       ReduceScatterOp scatter,
-                                       AllgatherOp gather, int64_t blockDim,
-                                       int64_t streamDim, int64_t chunks);
-  void emitGatherOfReducedChunk(const Ring &ring, Value reduced,
-                                Value gathered, Value chunk);
-  Ring createRing(Operation *communication, int64_t axis, int64_t blockDim,
-                  int64_t streamDim, int64_t chunks, Value shared);
-  /// The team member `distance` places on from the rank (or back).
-  Value ringPeer(const Ring &ring, Value distance, bool forward);
-  /// Emits `body` in a loop over the distances 1, ..., n - 1 to the peers.
-  LogicalResult
-  emitForEachPeerDistance(const Ring &ring,
-                          function_ref<LogicalResult(Value distance)> body);
-  /// The chunk and peers of pipeline step `step`: distances 0, 1, ....
-  RingStep beginRingStep(const Ring &ring, Value step);
-  /// Chunk `chunk` of block `block` of `buffer`.
-  Value ringView(const Ring &ring, Value buffer, Value block, Value chunk);
-  /// Sends `send` to `sendPeer` while receiving `receive` from
-  /// `receivePeer` (the peer's buffer view `peerSource` gives, for cuda_ipc).
-  void emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
-                        Value receive, Value receivePeer,
-                        function_ref<Value()> peerSource);
-  void emitRingEpilogue(const Ring &ring);
 
   /// send_recv between meshes of different shapes (ShardTransfers.cpp).
   LogicalResult lowerShardTransfers(SendRecvOp transfer);

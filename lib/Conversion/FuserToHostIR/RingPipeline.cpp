@@ -20,8 +20,9 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
+namespace {
 /// The communication a ring replaces and where its blocks and chunks lie.
-struct HostBuilder::Ring {
+struct Ring {
   Location loc;
   Value team;
   /// The executing rank's index in the team.
@@ -35,7 +36,7 @@ struct HostBuilder::Ring {
 };
 
 /// The indices of one ring step.
-struct HostBuilder::RingStep {
+struct RingStep {
   Value chunk;
   /// Distance j to the peers, and the peers r + j and r - j.
   Value distance;
@@ -43,9 +44,54 @@ struct HostBuilder::RingStep {
   Value backward;
 };
 
-Value HostBuilder::ringPeer(const Ring &ring, Value distance, bool forward) {
+/// Emits the ring form of a pipeline group through a HostBuilder.
+class RingLowering {
+public:
+  explicit RingLowering(HostBuilder &host)
+      : host(host), rewriter(host.rewriter) {}
+
+  /// Lowers `group` as a ring when it has a ring form; false when not.
+  FailureOr<bool> lower(const PipelineGroup &group);
+
+private:
+  LogicalResult lowerAllgatherRing(AllgatherOp gather,
+                                   ArrayRef<Operation *> calls,
+                                   int64_t blockDim, int64_t streamDim,
+                                   int64_t chunks);
+  /// GEMM+RS, and GEMM+allreduce when `gather` (the allgather of the
+  /// reduced blocks) is set.
+  LogicalResult lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
+                                       AllgatherOp gather, int64_t blockDim,
+                                       int64_t streamDim, int64_t chunks);
+  void emitGatherOfReducedChunk(const Ring &ring, Value reduced, Value gathered,
+                                Value chunk);
+  Ring createRing(Operation *communication, int64_t axis, int64_t blockDim,
+                  int64_t streamDim, int64_t chunks, Value shared);
+  /// The team member `distance` places on from the rank (or back).
+  Value ringPeer(const Ring &ring, Value distance, bool forward);
+  /// Emits `body` in a loop over the distances 1, ..., n - 1 to the peers.
+  LogicalResult
+  emitForEachPeerDistance(const Ring &ring,
+                          function_ref<LogicalResult(Value distance)> body);
+  /// The chunk and peers of pipeline step `step`: distances 0, 1, ....
+  RingStep beginRingStep(const Ring &ring, Value step);
+  /// Chunk `chunk` of block `block` of `buffer`.
+  Value ringView(const Ring &ring, Value buffer, Value block, Value chunk);
+  /// Sends `send` to `sendPeer` while receiving `receive` from
+  /// `receivePeer` (the peer's buffer view `peerSource` gives, for cuda_ipc).
+  void emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
+                        Value receive, Value receivePeer,
+                        function_ref<Value()> peerSource);
+  void emitRingEpilogue(const Ring &ring);
+
+  HostBuilder &host;
+  ConversionPatternRewriter &rewriter;
+};
+} // namespace
+
+Value RingLowering::ringPeer(const Ring &ring, Value distance, bool forward) {
   Location loc = ring.loc;
-  Value size = index(loc, ring.size);
+  Value size = host.index(loc, ring.size);
   Value shifted;
   if (forward)
     shifted = arith::AddIOp::create(rewriter, loc, ring.self, distance);
@@ -56,29 +102,29 @@ Value HostBuilder::ringPeer(const Ring &ring, Value distance, bool forward) {
   return arith::RemUIOp::create(rewriter, loc, shifted, size);
 }
 
-LogicalResult HostBuilder::emitForEachPeerDistance(
+LogicalResult RingLowering::emitForEachPeerDistance(
     const Ring &ring, function_ref<LogicalResult(Value distance)> body) {
-  auto loop =
-      scf::ForOp::create(rewriter, ring.loc, index(ring.loc, 1),
-                         index(ring.loc, ring.size), index(ring.loc, 1));
+  auto loop = scf::ForOp::create(rewriter, ring.loc, host.index(ring.loc, 1),
+                                 host.index(ring.loc, ring.size),
+                                 host.index(ring.loc, 1));
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   return body(loop.getInductionVar());
 }
 
-HostBuilder::RingStep HostBuilder::beginRingStep(const Ring &ring, Value step) {
-  Value size = index(ring.loc, ring.size);
+RingStep RingLowering::beginRingStep(const Ring &ring, Value step) {
+  Value size = host.index(ring.loc, ring.size);
   Value distance = arith::RemUIOp::create(rewriter, ring.loc, step, size);
   return {arith::DivUIOp::create(rewriter, ring.loc, step, size), distance,
           ringPeer(ring, distance, /*forward=*/true),
           ringPeer(ring, distance, /*forward=*/false)};
 }
 
-Value HostBuilder::ringView(const Ring &ring, Value buffer, Value block,
-                            Value chunk) {
-  return chunkOf(ring.loc,
-                 chunkOf(ring.loc, buffer, block, ring.blockDim, ring.size),
-                 chunk, ring.streamDim, ring.chunks);
+Value RingLowering::ringView(const Ring &ring, Value buffer, Value block,
+                             Value chunk) {
+  return host.chunkOf(
+      ring.loc, host.chunkOf(ring.loc, buffer, block, ring.blockDim, ring.size),
+      chunk, ring.streamDim, ring.chunks);
 }
 
 /// Whether chunk views of blocks of `type` are contiguous, as
@@ -90,9 +136,10 @@ static bool hasContiguousRingViews(MemRefType type, int64_t blockDim,
       getChunkType(type, blockDim, size), streamDim, chunks));
 }
 
-void HostBuilder::emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
-                                   Value receive, Value receivePeer,
-                                   function_ref<Value()> peerSource) {
+void RingLowering::emitRingTransfer(const Ring &ring, Value send,
+                                    Value sendPeer, Value receive,
+                                    Value receivePeer,
+                                    function_ref<Value()> peerSource) {
   Location loc = ring.loc;
   if (ring.handles) {
     // Get protocol: tell the reader of our data that it is in place, wait
@@ -108,9 +155,9 @@ void HostBuilder::emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.createBlock(&group.getBody());
     hostir::SendOp::create(rewriter, loc, workType, send, sendPeer, ring.team,
-                           program.getLibraryBackend());
+                           host.program.getLibraryBackend());
     hostir::RecvOp::create(rewriter, loc, workType, receive, receivePeer,
-                           ring.team, program.getLibraryBackend());
+                           ring.team, host.program.getLibraryBackend());
   }
   hostir::WaitOp::create(rewriter, loc, group);
 }
@@ -119,7 +166,7 @@ void HostBuilder::emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
 /// waits until every peer that reads from it is: the next execution may
 /// then overwrite the shared buffer. Issued after the pipeline's join, so
 /// after every copy.
-void HostBuilder::emitRingEpilogue(const Ring &ring) {
+void RingLowering::emitRingEpilogue(const Ring &ring) {
   if (!ring.handles)
     return;
   Location loc = ring.loc;
@@ -145,17 +192,16 @@ static hostir::MemoryKind getSharedMemory(hostir::Backend backend) {
 
 /// Sets up the ring of `communication` (its team, the rank's index in it),
 /// sharing `shared` with the team for cuda_ipc.
-HostBuilder::Ring HostBuilder::createRing(Operation *communication,
-                                          int64_t axis, int64_t blockDim,
-                                          int64_t streamDim, int64_t chunks,
-                                          Value shared) {
+Ring RingLowering::createRing(Operation *communication, int64_t axis,
+                              int64_t blockDim, int64_t streamDim,
+                              int64_t chunks, Value shared) {
   Location loc = communication->getLoc();
   MeshAttr mesh = getSharding(communication->getOperand(0)).getMesh();
-  Value members = team(loc, mesh, axis);
+  Value members = host.team(loc, mesh, axis);
   Value self = hostir::TeamIndexOp::create(rewriter, loc,
                                            rewriter.getIndexType(), members);
   Value handles;
-  if (program.backend == hostir::Backend::CudaIpc)
+  if (host.program.backend == hostir::Backend::CudaIpc)
     handles = hostir::IpcShareOp::create(
         rewriter, loc,
         hostir::IpcHandlesType::get(rewriter.getContext(),
@@ -168,38 +214,40 @@ HostBuilder::Ring HostBuilder::createRing(Operation *communication,
 /// AG+GEMM: the rank's block is put in place in the gathered buffer first;
 /// step (i, j) brings chunk i of the block of the member j places back and
 /// runs the calls on it.
-LogicalResult HostBuilder::lowerAllgatherRing(AllgatherOp gather,
-                                              ArrayRef<Operation *> calls,
-                                              int64_t blockDim,
-                                              int64_t streamDim,
-                                              int64_t chunks) {
+LogicalResult RingLowering::lowerAllgatherRing(AllgatherOp gather,
+                                               ArrayRef<Operation *> calls,
+                                               int64_t blockDim,
+                                               int64_t streamDim,
+                                               int64_t chunks) {
   Location loc = gather.getLoc();
-  Value input = bufferOf(gather.getInput());
-  Value gathered =
-      allocate(loc, gather.getResult(), getSharedMemory(program.backend));
-  map(gather.getResult(), gathered);
+  Value input = host.bufferOf(gather.getInput());
+  Value gathered = host.allocate(loc, gather.getResult(),
+                                 getSharedMemory(host.program.backend));
+  host.map(gather.getResult(), gathered);
   for (Operation *call : calls)
-    map(call->getResult(0), allocate(loc, call->getResult(0)));
+    host.map(call->getResult(0), host.allocate(loc, call->getResult(0)));
   Ring ring = createRing(gather, gather.getAxis(), blockDim, streamDim, chunks,
                          gathered);
   hostir::CopyOp::create(
       rewriter, loc, input,
-      chunkOf(loc, gathered, ring.self, blockDim, ring.size));
+      host.chunkOf(loc, gathered, ring.self, blockDim, ring.size));
 
-  scf::ForOp loop = createStreamParallelLoop(loc, chunks * ring.size);
+  scf::ForOp loop = host.createStreamParallelLoop(loc, chunks * ring.size);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(loop.getBody()->getTerminator());
     RingStep step = beginRingStep(ring, loop.getInductionVar());
     Value received = ringView(ring, gathered, step.backward, step.chunk);
-    Value remote = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ne, step.distance, index(loc, 0));
+    Value remote =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                              step.distance, host.index(loc, 0));
     auto transfer = scf::IfOp::create(rewriter, loc, remote,
                                       /*withElseRegion=*/false);
     {
       OpBuilder::InsertionGuard inside(rewriter);
       rewriter.setInsertionPoint(transfer.thenBlock()->getTerminator());
-      emitRingTransfer(ring, chunkOf(loc, input, step.chunk, streamDim, chunks),
+      emitRingTransfer(ring,
+                       host.chunkOf(loc, input, step.chunk, streamDim, chunks),
                        step.forward, received, step.backward, [&] {
                          Value peer = hostir::IpcPeerBufferOp::create(
                              rewriter, loc, gathered.getType(), ring.handles,
@@ -210,11 +258,11 @@ LogicalResult HostBuilder::lowerAllgatherRing(AllgatherOp gather,
     for (Operation *call : calls) {
       Value output = call->getResult(0);
       Value outputView =
-          ringView(ring, bufferOf(output), step.backward, step.chunk);
-      if (failed(emitLibraryCall(call, [&](Value value) {
+          ringView(ring, host.bufferOf(output), step.backward, step.chunk);
+      if (failed(host.emitLibraryCall(call, [&](Value value) {
             if (value == gather.getResult())
               return received;
-            return value == output ? outputView : bufferOf(value);
+            return value == output ? outputView : host.bufferOf(value);
           })))
         return failure();
     }
@@ -235,24 +283,24 @@ LogicalResult HostBuilder::lowerAllgatherRing(AllgatherOp gather,
 /// place in the gathered result and brings every peer's, so that only the
 /// last chunk's exchange follows the last GEMM.
 LogicalResult
-HostBuilder::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
-                                    AllgatherOp gather, int64_t blockDim,
-                                    int64_t streamDim, int64_t chunks) {
+RingLowering::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
+                                     AllgatherOp gather, int64_t blockDim,
+                                     int64_t streamDim, int64_t chunks) {
   Location loc = scatter.getLoc();
-  Value partial =
-      allocate(loc, call->getResult(0), getSharedMemory(program.backend));
-  map(call->getResult(0), partial);
+  Value partial = host.allocate(loc, call->getResult(0),
+                                getSharedMemory(host.program.backend));
+  host.map(call->getResult(0), partial);
   auto partialType = cast<MemRefType>(partial.getType());
   // Peers read the reduced blocks the gather brings from this buffer, so
   // it is shared; the gathered result, which may escape, is not.
-  Value result = allocate(loc, scatter.getResult(),
-                          gather ? getSharedMemory(program.backend)
-                                 : hostir::MemoryKind::Device);
-  map(scatter.getResult(), result);
+  Value result = host.allocate(loc, scatter.getResult(),
+                               gather ? getSharedMemory(host.program.backend)
+                                      : hostir::MemoryKind::Device);
+  host.map(scatter.getResult(), result);
   Value gathered;
   if (gather) {
-    gathered = allocate(loc, gather.getResult());
-    map(gather.getResult(), gathered);
+    gathered = host.allocate(loc, gather.getResult());
+    host.map(gather.getResult(), gathered);
   }
   Ring ring = createRing(scatter, scatter.getAxis(), blockDim, streamDim,
                          chunks, partial);
@@ -268,40 +316,42 @@ HostBuilder::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
         getChunkType(partialType, blockDim, ring.size), streamDim, chunks);
     SmallVector<int64_t> shape = {chunks, ring.size - 1};
     llvm::append_range(shape, chunkType.getShape());
-    slabs = allocate(loc, MemRefType::get(shape, partialType.getElementType()));
+    slabs = host.allocate(loc,
+                          MemRefType::get(shape, partialType.getElementType()));
   }
 
-  scf::ForOp loop = createStreamParallelLoop(loc, chunks);
+  scf::ForOp loop = host.createStreamParallelLoop(loc, chunks);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop.getBody()->getTerminator());
   Value chunk = loop.getInductionVar();
-  Value resultChunk = chunkOf(loc, result, chunk, streamDim, chunks);
-  Value slab = slabs ? slotOf(loc, slabs, chunk) : Value();
+  Value resultChunk = host.chunkOf(loc, result, chunk, streamDim, chunks);
+  Value slab = slabs ? host.slotOf(loc, slabs, chunk) : Value();
   auto emitProduct = [&](Value block, Value out, bool accumulate) {
-    Value input = ringView(ring, bufferOf(call->getOperand(0)), block, chunk);
-    return emitLibraryCall(
+    Value input =
+        ringView(ring, host.bufferOf(call->getOperand(0)), block, chunk);
+    return host.emitLibraryCall(
         call,
         [&](Value value) {
           if (value == call->getOperand(0))
             return input;
-          return value == call->getResult(0) ? out : bufferOf(value);
+          return value == call->getResult(0) ? out : host.bufferOf(value);
         },
         accumulate);
   };
 
   if (failed(emitForEachPeerDistance(ring, [&](Value step) {
         // Distances n - 1, ..., 1.
-        Value distance =
-            arith::SubIOp::create(rewriter, loc, index(loc, ring.size), step);
+        Value distance = arith::SubIOp::create(
+            rewriter, loc, host.index(loc, ring.size), step);
         Value forward = ringPeer(ring, distance, /*forward=*/true);
         Value backward = ringPeer(ring, distance, /*forward=*/false);
         Value computed = ringView(ring, partial, forward, chunk);
         if (failed(emitProduct(forward, computed, /*accumulate=*/false)))
           return failure();
         Value arrived =
-            slab ? slotOf(loc, slab,
-                          arith::SubIOp::create(rewriter, loc, distance,
-                                                index(loc, 1)))
+            slab ? host.slotOf(loc, slab,
+                               arith::SubIOp::create(rewriter, loc, distance,
+                                                     host.index(loc, 1)))
                  : resultChunk;
         emitRingTransfer(ring, computed, forward, arrived, backward, [&] {
           Value peer = hostir::IpcPeerBufferOp::create(
@@ -330,10 +380,10 @@ HostBuilder::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
 /// team by `ring`) goes to its place in `gathered`, and every peer's
 /// counterpart, from the member j places back for j = 1, ..., n - 1, to
 /// theirs.
-void HostBuilder::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
-                                           Value gathered, Value chunk) {
+void RingLowering::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
+                                            Value gathered, Value chunk) {
   Location loc = ring.loc;
-  Value own = chunkOf(loc, reduced, chunk, ring.streamDim, ring.chunks);
+  Value own = host.chunkOf(loc, reduced, chunk, ring.streamDim, ring.chunks);
   hostir::CopyOp::create(rewriter, loc, own,
                          ringView(ring, gathered, ring.self, chunk));
   (void)emitForEachPeerDistance(ring, [&](Value distance) {
@@ -343,7 +393,7 @@ void HostBuilder::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
         ringView(ring, gathered, backward, chunk), backward, [&] {
           Value peer = hostir::IpcPeerBufferOp::create(
               rewriter, loc, reduced.getType(), ring.handles, backward);
-          return chunkOf(loc, peer, chunk, ring.streamDim, ring.chunks);
+          return host.chunkOf(loc, peer, chunk, ring.streamDim, ring.chunks);
         });
     return success();
   });
@@ -357,7 +407,7 @@ void HostBuilder::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
 /// along the leading dim (the one reduce_blocks reduces), and for cuda_ipc
 /// a shared buffer symmetric memory can hold. False (no diagnostic)
 /// otherwise.
-FailureOr<bool> HostBuilder::lowerRing(const PipelineGroup &pipeline) {
+FailureOr<bool> RingLowering::lower(const PipelineGroup &pipeline) {
   ArrayRef<Operation *> group = pipeline.ops;
   int64_t chunks = pipeline.chunks;
   auto typeOf = [](Value value) {
@@ -365,7 +415,8 @@ FailureOr<bool> HostBuilder::lowerRing(const PipelineGroup &pipeline) {
   };
   // Symmetric buffers are shared whole, with the identity layout.
   auto shareable = [&](MemRefType shared) {
-    return getSharedMemory(program.backend) != hostir::MemoryKind::Symmetric ||
+    return getSharedMemory(host.program.backend) !=
+               hostir::MemoryKind::Symmetric ||
            shared.getLayout().isIdentity();
   };
   if (auto gather = dyn_cast<AllgatherOp>(group.front())) {
@@ -438,4 +489,8 @@ FailureOr<bool> HostBuilder::lowerRing(const PipelineGroup &pipeline) {
                                     *streamDim, chunks)))
     return failure();
   return true;
+}
+
+FailureOr<bool> HostBuilder::lowerRing(const PipelineGroup &group) {
+  return RingLowering(*this).lower(group);
 }
