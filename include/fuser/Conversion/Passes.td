@@ -103,7 +103,8 @@ def ConvertFuserToHostIR : Pass<"convert-fuser-to-hostir", "ModuleOp"> {
     (`memref.subview` for slices, `memref.reinterpret_cast` with the view's
     strides otherwise, stride 0 for repeated data; strides known only at run
     time are read with `memref.extract_strided_metadata`).
-    The kernel module stays as it is.
+    The kernel module stays as it is, except that a kernel launched once
+    takes the buffer views its launch passes as its parameters' layouts.
 
     Consecutive ops stream-split into the same chunks (library calls, and
     communications that move blocks of another dim than the stream dim) are
@@ -119,8 +120,9 @@ def ConvertFuserToHostIR : Pass<"convert-fuser-to-hostir", "ModuleOp"> {
     send/recv for nccl and mpi, shared buffers, copies and signals for
     cuda_ipc (docs/stream-pipelining.md).
 
-    Host ops already in a function (hostir, and arith, memref or scf ops on
-    buffers) are kept; any other op is reported.
+    Host ops already in a function (hostir, arith, memref and scf ops that
+    take and give no tensors) are kept; the first op nothing lowers is
+    reported.
 
     A reshape that merges dims which are not one strided line in memory
     (or whose strides are known only at run time) is not a view and is

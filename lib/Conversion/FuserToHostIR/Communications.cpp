@@ -160,6 +160,8 @@ struct CollectiveLowering : public HostLoweringPattern {
     // They post no collective: their own patterns lower them.
     if (isa<AllSliceOp, SendRecvOp>(op))
       return host.rewriter.notifyMatchFailure(op, "not a collective");
+    if (program.isInGroup(op))
+      return host.rewriter.notifyMatchFailure(op, "lowered with its group");
     return host.lowerAndReplace(op, [&] { return host.lowerCollective(op); });
   }
 };

@@ -131,6 +131,8 @@ struct LibraryCallLowering : public HostLoweringPattern {
 
   LogicalResult lower(Operation *op, ArrayRef<Value> operands,
                       HostBuilder &host) const override {
+    if (program.isInGroup(op))
+      return host.rewriter.notifyMatchFailure(op, "lowered with its group");
     return host.lowerAndReplace(op, [&] { return host.lowerLibraryCall(op); });
   }
 };

@@ -37,13 +37,18 @@ static std::optional<bool> legalOrUnknown(bool legal) {
 
 /// A kernel launched once takes the buffer view its launch passes as it is
 /// (KernelLaunchLowering): its parameter, and the entry block's argument
-/// with it, get the view's type.
+/// with it, get the view's type. Kernels launched more than once read
+/// copies of their own layouts.
 static void adoptLaunchedLayouts(ModuleOp module) {
   module.walk([&](hostir::LaunchOp launch) {
     auto kernel = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         launch, launch.getKernel());
     if (!kernel ||
         TypeRange(launch.getKernelOperands()) == kernel.getArgumentTypes())
+      return;
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(
+        kernel, kernel->getParentOfType<ModuleOp>()->getParentOp());
+    if (!uses || !llvm::hasSingleElement(*uses))
       return;
     SmallVector<Type> parameters(launch.getKernelOperands().getTypes());
     kernel.setType(FunctionType::get(kernel.getContext(), parameters,
@@ -88,12 +93,14 @@ struct ConvertFuserToHostIRPass
 
     // Fuser ops are left unknown rather than illegal: an op no pattern
     // lowers is reported once, below, with what to do about it. Host ops
-    // already in the function stay as they are (on buffers only).
+    // already in the function stay as they are when they take no tensors.
     ConversionTarget target(*context);
-    target.addLegalDialect<hostir::HostIRDialect>();
-    target.addDynamicallyLegalDialect<arith::ArithDialect,
-                                      memref::MemRefDialect, scf::SCFDialect>(
-        [&](Operation *op) { return legalOrUnknown(converter.isLegal(op)); });
+    target
+        .addDynamicallyLegalDialect<hostir::HostIRDialect, arith::ArithDialect,
+                                    memref::MemRefDialect, scf::SCFDialect>(
+            [&](Operation *op) {
+              return legalOrUnknown(converter.isLegal(op));
+            });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return legalOrUnknown(converter.isSignatureLegal(op.getFunctionType()) &&
                             converter.isLegal(&op.getBody()));
@@ -105,7 +112,8 @@ struct ConvertFuserToHostIRPass
     // The patterns choose each op's host form; folding would bypass them.
     config.foldingMode = DialectConversionFoldingMode::Never;
     // Values are only left unconverted where an op failed to lower, which
-    // is reported on its own; no materialization can mend that.
+    // is reported on its own: their uses keep unrealized casts, since no
+    // materialization can mend that.
     config.buildMaterializations = false;
     DenseSet<Operation *> unlowered;
     config.unlegalizedOps = &unlowered;

@@ -52,6 +52,9 @@ public:
   MeshAttr getExecutingMesh(Operation *op) const;
   /// Whether the program has devices outside `mesh`.
   bool hasDevicesOutside(MeshAttr mesh) const;
+  /// Whether `op` belongs to a pipeline group: only the group's pattern
+  /// lowers it.
+  bool isInGroup(Operation *op) const { return grouped.contains(op); }
   /// The group `op` starts, if any.
   const PipelineGroup *getGroupStartingAt(Operation *op) const {
     auto it = groups.find(op);
@@ -86,6 +89,7 @@ private:
   /// Sorted device ids of all meshes of the function.
   SmallVector<int64_t> devices;
   DenseMap<Operation *, PipelineGroup> groups;
+  DenseSet<Operation *> grouped;
   DenseSet<Value> chunked;
 };
 
@@ -204,8 +208,8 @@ private:
 };
 
 /// A pattern of one op family. It lowers an op whose operands have buffers
-/// (an op whose operand's producer failed to lower is left, and reported
-/// as such), emitting through a HostBuilder.
+/// (an op whose operand's producer failed to lower, which that failure
+/// reported, is left as it is), emitting through a HostBuilder.
 class HostLoweringPattern : public ConversionPattern {
 public:
   /// `root` and the rest say what the pattern matches, as for

@@ -43,6 +43,7 @@ HostProgram::HostProgram(func::FuncOp function, hostir::Backend backend,
       open->chunks = *chunks;
     }
     open->ops.push_back(&op);
+    grouped.insert(&op);
   }
 
   OpBuilder builder = OpBuilder::atBlockBegin(&function.getBody().front());
