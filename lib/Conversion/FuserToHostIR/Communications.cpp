@@ -167,14 +167,11 @@ struct CollectiveLowering : public HostLoweringPattern {
 };
 
 /// all_slice -> the hostir.alias_select of the rank's block.
-struct AllSliceLowering : public HostLoweringPattern {
-  AllSliceLowering(MLIRContext *context, const HostProgram &program)
-      : HostLoweringPattern(program, AllSliceOp::getOperationName(),
-                            /*benefit=*/1, context) {}
+struct AllSliceLowering : public HostOpLoweringPattern<AllSliceOp> {
+  using HostOpLoweringPattern::HostOpLoweringPattern;
 
-  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
-                      HostBuilder &host) const override {
-    auto slice = cast<AllSliceOp>(op);
+  LogicalResult lowerOp(AllSliceOp slice, ArrayRef<Value> operands,
+                        HostBuilder &host) const override {
     Location loc = slice.getLoc();
     MeshAttr mesh = getSharding(slice.getInput()).getMesh();
     int64_t axis = slice.getAxis();
@@ -190,15 +187,13 @@ struct AllSliceLowering : public HostLoweringPattern {
 };
 
 /// send_recv -> the sends, receives and copies of each rank's part.
-struct SendRecvLowering : public HostLoweringPattern {
-  SendRecvLowering(MLIRContext *context, const HostProgram &program)
-      : HostLoweringPattern(program, SendRecvOp::getOperationName(),
-                            /*benefit=*/1, context) {}
+struct SendRecvLowering : public HostOpLoweringPattern<SendRecvOp> {
+  using HostOpLoweringPattern::HostOpLoweringPattern;
 
-  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
-                      HostBuilder &host) const override {
-    return host.lowerAndReplace(
-        op, [&] { return host.lowerSendRecv(cast<SendRecvOp>(op)); });
+  LogicalResult lowerOp(SendRecvOp transfer, ArrayRef<Value> operands,
+                        HostBuilder &host) const override {
+    return host.lowerAndReplace(transfer,
+                                [&] { return host.lowerSendRecv(transfer); });
   }
 };
 } // namespace

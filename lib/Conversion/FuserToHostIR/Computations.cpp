@@ -49,16 +49,23 @@ void HostBuilder::launch(Location loc, SymbolRefAttr kernel,
       index(loc, threadsPerBlock), one, one, arguments, Value());
 }
 
+/// Launches already lowered count too: a pattern sees the fuser.kernel ops
+/// of its function until the conversion ends.
+bool mlir::fuser::isLaunchedOnce(func::FuncOp kernel) {
+  std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(
+      kernel, kernel->getParentOfType<ModuleOp>()->getParentOp());
+  return uses && llvm::count_if(*uses, [](SymbolTable::SymbolUse use) {
+                   return isa<KernelOp, hostir::LaunchOp>(use.getUser());
+                 }) == 1;
+}
+
 namespace {
 /// fuser.kernel -> an allocation per output and hostir.launch.
-struct KernelLaunchLowering : public HostLoweringPattern {
-  KernelLaunchLowering(MLIRContext *context, const HostProgram &program)
-      : HostLoweringPattern(program, KernelOp::getOperationName(),
-                            /*benefit=*/1, context) {}
+struct KernelLaunchLowering : public HostOpLoweringPattern<KernelOp> {
+  using HostOpLoweringPattern::HostOpLoweringPattern;
 
-  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
-                      HostBuilder &host) const override {
-    auto kernel = cast<KernelOp>(op);
+  LogicalResult lowerOp(KernelOp kernel, ArrayRef<Value> operands,
+                        HostBuilder &host) const override {
     return host.lowerAndReplace(
         kernel, [&] { return emitLaunch(host, kernel, operands); });
   }
@@ -104,21 +111,11 @@ private:
   static Value passToKernel(HostBuilder &host, Location loc, Value buffer,
                             func::FuncOp kernel, unsigned index) {
     auto expected = cast<MemRefType>(kernel.getArgumentTypes()[index]);
-    if (buffer.getType() == expected || hasSingleLaunch(kernel))
+    if (buffer.getType() == expected || isLaunchedOnce(kernel))
       return buffer;
     Value copy = host.allocate(loc, expected);
     hostir::CopyOp::create(host.rewriter, loc, buffer, copy);
     return copy;
-  }
-
-  /// Launches already lowered count too (a pattern sees the fuser.kernel
-  /// ops of its function until the conversion ends).
-  static bool hasSingleLaunch(func::FuncOp kernel) {
-    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(
-        kernel, kernel->getParentOfType<ModuleOp>()->getParentOp());
-    return uses && llvm::count_if(*uses, [](SymbolTable::SymbolUse use) {
-                     return isa<KernelOp, hostir::LaunchOp>(use.getUser());
-                   }) == 1;
   }
 };
 
@@ -139,16 +136,14 @@ struct LibraryCallLowering : public HostLoweringPattern {
 
 /// A view whose layout is not the result's (a block of a buffer the program
 /// owns) is returned as a copy of the result's own layout.
-struct ReturnLowering : public HostLoweringPattern {
-  ReturnLowering(MLIRContext *context, const HostProgram &program)
-      : HostLoweringPattern(program, func::ReturnOp::getOperationName(),
-                            /*benefit=*/1, context) {}
+struct ReturnLowering : public HostOpLoweringPattern<func::ReturnOp> {
+  using HostOpLoweringPattern::HostOpLoweringPattern;
 
-  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
-                      HostBuilder &host) const override {
-    Location loc = op->getLoc();
+  LogicalResult lowerOp(func::ReturnOp op, ArrayRef<Value> operands,
+                        HostBuilder &host) const override {
+    Location loc = op.getLoc();
     SmallVector<Value> results;
-    for (auto [value, buffer] : llvm::zip_equal(op->getOperands(), operands)) {
+    for (auto [value, buffer] : llvm::zip_equal(op.getOperands(), operands)) {
       MemRefType wanted =
           getLocalBufferType(cast<RankedTensorType>(value.getType()));
       if (buffer.getType() == wanted) {

@@ -46,9 +46,7 @@ static void adoptLaunchedLayouts(ModuleOp module) {
     if (!kernel ||
         TypeRange(launch.getKernelOperands()) == kernel.getArgumentTypes())
       return;
-    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(
-        kernel, kernel->getParentOfType<ModuleOp>()->getParentOp());
-    if (!uses || !llvm::hasSingleElement(*uses))
+    if (!isLaunchedOnce(kernel))
       return;
     SmallVector<Type> parameters(launch.getKernelOperands().getTypes());
     kernel.setType(FunctionType::get(kernel.getContext(), parameters,

@@ -234,6 +234,29 @@ protected:
   const HostProgram &program;
 };
 
+/// A pattern of one op, which `lowerOp` receives as its own type.
+template <typename OpT>
+class HostOpLoweringPattern : public HostLoweringPattern {
+public:
+  HostOpLoweringPattern(MLIRContext *context, const HostProgram &program)
+      : HostLoweringPattern(program, OpT::getOperationName(), /*benefit=*/1,
+                            context) {}
+
+protected:
+  virtual LogicalResult lowerOp(OpT op, ArrayRef<Value> operands,
+                                HostBuilder &host) const = 0;
+
+private:
+  LogicalResult lower(Operation *op, ArrayRef<Value> operands,
+                      HostBuilder &host) const final {
+    return lowerOp(cast<OpT>(op), operands, host);
+  }
+};
+
+/// Whether `kernel` is launched from one place only (a fuser.kernel op not
+/// yet lowered, or its hostir.launch).
+bool isLaunchedOnce(func::FuncOp kernel);
+
 /// The patterns of each op family.
 void populateComputationLoweringPatterns(RewritePatternSet &patterns,
                                          const HostProgram &program);

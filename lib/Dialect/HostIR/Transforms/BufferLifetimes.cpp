@@ -130,6 +130,16 @@ Value BufferLifetimes::getOwner(AllocateOp allocation,
   }
 }
 
+SmallVector<DeallocateOp>
+BufferLifetimes::getDeallocations(ArrayRef<Value> aliases) {
+  SmallVector<DeallocateOp> frees;
+  for (Value alias : aliases)
+    for (Operation *user : alias.getUsers())
+      if (auto free = dyn_cast<DeallocateOp>(user))
+        frees.push_back(free);
+  return frees;
+}
+
 bool BufferLifetimes::isReturned(ArrayRef<Value> aliases) {
   for (Value alias : aliases)
     for (Operation *user : alias.getUsers())

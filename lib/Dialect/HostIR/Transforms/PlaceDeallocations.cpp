@@ -79,10 +79,8 @@ struct PlaceDeallocationsPass
     Liveness liveness(getOperation());
     for (Value owner : owners) {
       SmallVector<Value> aliases = lifetimes.getAliases(owner);
-      bool freed = llvm::any_of(aliases, [](Value alias) {
-        return llvm::any_of(alias.getUsers(), llvm::IsaPred<DeallocateOp>);
-      });
-      if (!freed && !BufferLifetimes::isReturned(aliases) &&
+      if (BufferLifetimes::getDeallocations(aliases).empty() &&
+          !BufferLifetimes::isReturned(aliases) &&
           failed(placeDeallocation(owner, aliases, liveness)))
         return signalPassFailure();
     }

@@ -34,11 +34,8 @@ struct VerifyHostProgramPass
                                     "', which may also hold a buffer "
                                     "allocated elsewhere");
       SmallVector<Value> aliases = lifetimes.getAliases(allocation.getBuffer());
-      SmallVector<DeallocateOp> frees;
-      for (Value alias : aliases)
-        for (Operation *user : alias.getUsers())
-          if (auto free = dyn_cast<DeallocateOp>(user))
-            frees.push_back(free);
+      SmallVector<DeallocateOp> frees =
+          BufferLifetimes::getDeallocations(aliases);
       if (frees.empty() && !BufferLifetimes::isReturned(aliases))
         fail(allocation, "buffer is never freed, cached or returned");
       if (frees.empty())

@@ -40,6 +40,8 @@ public:
 
   /// Whether the caller receives one of `aliases` (getAliases of a buffer).
   static bool isReturned(ArrayRef<Value> aliases);
+  /// The deallocations of any of `aliases`, in no particular order.
+  static SmallVector<DeallocateOp> getDeallocations(ArrayRef<Value> aliases);
 
 private:
   /// The result of the branch op that yields `owner` where every branch
