@@ -60,20 +60,27 @@ MlirAttribute fuserShardingAttrGet(
   SmallVector<SmallVector<int64_t>> axes;
   for (intptr_t dim = 0, offset = 0; dim < rank; offset += numDimAxes[dim++])
     axes.emplace_back(dimAxes + offset, dimAxes + offset + numDimAxes[dim]);
-  std::optional<mlir::fuser::ReductionKind> kind =
-      numPartialAxes ? mlir::fuser::symbolizeReductionKind(unwrap(partialKind))
-                     : mlir::fuser::ReductionKind::Sum;
-  if (!kind) {
-    emit() << "unknown partial kind '" << unwrap(partialKind)
-           << "' (sum, prod, max, min or avg)";
-    return MlirAttribute{nullptr};
+  mlir::fuser::PartialAttr partial;
+  if (numPartialAxes) {
+    std::optional<mlir::fuser::ReductionKind> kind =
+        mlir::fuser::symbolizeReductionKind(unwrap(partialKind));
+    if (!kind) {
+      emit() << "unknown partial kind '" << unwrap(partialKind)
+             << "' (sum, prod, max, min or avg)";
+      return MlirAttribute{nullptr};
+    }
+    partial = mlir::fuser::PartialAttr::getChecked(
+        emit, context, ArrayRef<int64_t>(partialAxes, numPartialAxes), *kind);
   }
-  std::optional<int64_t> stream;
-  if (streamDim >= 0)
-    stream = streamDim;
-  return wrap(ShardingAttr::getChecked(
-      emit, meshAttr, axes, ArrayRef<int64_t>(partialAxes, numPartialAxes),
-      *kind, stream, stream ? streamChunks : 0));
+  mlir::fuser::StreamAttr stream;
+  if (streamDim >= 0) {
+    stream = mlir::fuser::StreamAttr::getChecked(emit, context, streamDim,
+                                                 streamChunks,
+                                                 /*chunked=*/false);
+    if (!stream)
+      return MlirAttribute{nullptr};
+  }
+  return wrap(ShardingAttr::getChecked(emit, meshAttr, axes, partial, stream));
 }
 
 bool fuserAttributeIsASharding(MlirAttribute attribute) {

@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
@@ -51,30 +52,21 @@ namespace {
 /// to communicate.
 void addReference(ModuleOp module, func::FuncOp function) {
   auto single = mlir::fuser::MeshAttr::get(module.getContext(), {1});
-  auto strip = [&](Type type) -> Type {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor)
-      return type;
-    SmallVector<SmallVector<int64_t>> replicated(tensor.getRank());
-    return RankedTensorType::get(
-        tensor.getShape(), tensor.getElementType(),
-        mlir::fuser::ShardingAttr::get(single, replicated));
-  };
+  AttrTypeReplacer replicateOnSingle;
+  replicateOnSingle.addReplacement(
+      [&](RankedTensorType tensor) -> std::pair<Type, WalkResult> {
+        SmallVector<SmallVector<int64_t>> replicated(tensor.getRank());
+        return {tensor.cloneWithEncoding(
+                    mlir::fuser::ShardingAttr::get(single, replicated)),
+                WalkResult::skip()};
+      });
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToEnd(module.getBody());
   auto reference = cast<func::FuncOp>(builder.clone(*function));
   reference.setSymName((function.getSymName() + "__reference").str());
-  reference.walk([&](Operation *op) {
-    for (Value result : op->getResults())
-      result.setType(strip(result.getType()));
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument argument : block.getArguments())
-          argument.setType(strip(argument.getType()));
-  });
-  reference.setType(builder.getFunctionType(
-      llvm::map_to_vector(function.getArgumentTypes(), strip),
-      llvm::map_to_vector(function.getResultTypes(), strip)));
+  replicateOnSingle.recursivelyReplaceElementsIn(
+      reference, /*replaceAttrs=*/true, /*replaceLocs=*/false,
+      /*replaceTypes=*/true);
 }
 
 /// Writes the kernels' PTX (the gpu.binary's objects) to `path`.

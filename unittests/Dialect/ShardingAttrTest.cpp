@@ -96,14 +96,14 @@ TEST_F(ShardingAttrTest, LocalShapeAndQueries) {
 
 TEST_F(ShardingAttrTest, DerivedShardingsAreCanonical) {
   auto mesh = MeshAttr::get(&context, {2, 2});
-  auto sharding = ShardingAttr::get(mesh, {{0}, {}}, {}, ReductionKind::Sum,
-                                    std::nullopt, 0, /*order=*/{0, 1},
-                                    /*contiguity=*/{true, true});
+  ShardingAttr sharding =
+      ShardingAttr::get(mesh, {{0}, {}}).withLayout({0, 1}, {true, true});
   // Identity order and all-true contiguity are the defaults, not stored.
-  EXPECT_TRUE(sharding.getOrder().empty());
-  EXPECT_TRUE(sharding.getContiguity().empty());
+  EXPECT_FALSE(sharding.statesLayout());
   EXPECT_EQ(sharding, parse<ShardingAttr>(
                           "#fuser.sharding<#fuser.mesh<[2, 2]>, [[0], []]>"));
+  EXPECT_EQ(sharding.withLayout({1, 0}, {true, true}).getOrder(),
+            ArrayRef<int64_t>({1, 0}));
 
   // Rebuilding from the stored fields gives back the same attribute.
   EXPECT_EQ(sharding.withDims({{0}, {}}), sharding);
@@ -113,12 +113,13 @@ TEST_F(ShardingAttrTest, DerivedShardingsAreCanonical) {
             "#fuser.sharding<#fuser.mesh<[2, 2]>, [[0], []], partial = {1 : max}>");
   EXPECT_FALSE(partial.hasSamePlacement(sharding));
   EXPECT_EQ(partial.withPartial({}, ReductionKind::Sum), sharding);
+  EXPECT_EQ(sharding.withStream(1, 2).withStream(std::nullopt, 0), sharding);
 
   ShardingAttr moved = sharding.withDims({{}, {0}});
   EXPECT_EQ(moved.getDimSplitBy(0), std::optional<int64_t>(1));
 }
 
-TEST_F(ShardingAttrTest, CheckedBuilderCanonicalizesAndVerifies) {
+TEST_F(ShardingAttrTest, CheckedBuilderVerifies) {
   std::string message;
   ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
     message = diag.str();
@@ -126,18 +127,18 @@ TEST_F(ShardingAttrTest, CheckedBuilderCanonicalizesAndVerifies) {
   });
   auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
   auto mesh = MeshAttr::get(&context, {2, 2});
+  // Partial axes are sorted whichever way they are given.
   ShardingAttr sharding = ShardingAttr::getChecked(
-      emitError, mesh, {{1}, {}}, {0}, ReductionKind::Max, std::nullopt, 0,
-      /*order=*/{0, 1}, /*contiguity=*/{true, true});
+      emitError, mesh, {{}, {}},
+      PartialAttr::get(&context, {1, 0}, ReductionKind::Max));
   ASSERT_TRUE(sharding);
-  EXPECT_EQ(print(sharding), "#fuser.sharding<#fuser.mesh<[2, 2]>, [[1], []], "
-                             "partial = {0 : max}>");
+  EXPECT_EQ(print(sharding), "#fuser.sharding<#fuser.mesh<[2, 2]>, [[], []], "
+                             "partial = {0 : max, 1 : max}>");
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, mesh, {{1}, {1}}));
   EXPECT_EQ(message, "mesh axis 1 is used twice: by dim 0 and by dim 1");
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, MeshAttr(), {{}}));
   EXPECT_EQ(message, "sharding needs a #fuser.mesh");
 }
-
 TEST_F(ShardingAttrTest, PlacementIgnoresStreamAndLayout) {
   auto plain = parse<ShardingAttr>("#fuser.sharding<#fuser.mesh<[2]>, [[0], []]>");
   auto laidOut = parse<ShardingAttr>(
@@ -173,38 +174,19 @@ TEST_F(ShardingAttrTest, NonCanonicalSpellingsAreRejectedInCpp) {
   EXPECT_FALSE(MeshAttr::getChecked(emitError, &context, {2}, {0, 1}));
   EXPECT_EQ(message, "explicit device ids in the default order; omit them");
 
-  auto mesh = MeshAttr::get(&context, {2, 2});
-  auto dims = [&](std::initializer_list<int64_t> axes) {
-    return DenseI64ArrayAttr::get(&context, axes);
-  };
-  SmallVector<DenseI64ArrayAttr> replicated = {dims({}), dims({})};
+  SmallVector<DenseI64ArrayAttr> replicated(
+      2, DenseI64ArrayAttr::get(&context, {}));
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, MeshAttr(),
-                                        replicated, {}, ReductionKind::Sum,
-                                        std::nullopt, 0, {}, {}, false));
+                                        replicated, {}, {}, {}));
   EXPECT_EQ(message, "sharding needs a #fuser.mesh");
-  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
-                                        {1, 0}, ReductionKind::Sum,
-                                        std::nullopt, 0, {}, {}, false));
-  EXPECT_EQ(message, "partial mesh axes must be sorted");
-  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
-                                        {}, ReductionKind::Max, std::nullopt,
-                                        0, {}, {}, false));
-  EXPECT_EQ(message, "a reduction kind without partial mesh axes");
-  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
-                                        {}, ReductionKind::Sum, std::nullopt,
-                                        4, {}, {}, false));
-  EXPECT_EQ(message, "stream chunks without a stream-split dim");
-  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
-                                        {}, ReductionKind::Sum, std::nullopt,
-                                        0, {}, {}, /*streamChunked=*/true));
-  EXPECT_EQ(message, "stream chunks without a stream-split dim");
-  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
-                                        {}, ReductionKind::Sum, std::nullopt,
-                                        0, {0, 1}, {}, false));
+  EXPECT_FALSE(
+      PartialAttr::getChecked(emitError, &context, {}, ReductionKind::Max));
+  EXPECT_EQ(message, "a partial state needs at least one mesh axis");
+  EXPECT_FALSE(LayoutAttr::getChecked(emitError, &context, {}, {}));
+  EXPECT_EQ(message, "a layout stating neither order nor contiguity; omit it");
+  EXPECT_FALSE(LayoutAttr::getChecked(emitError, &context, {0, 1}, {}));
   EXPECT_EQ(message, "the identity order is the default; omit it");
-  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
-                                        {}, ReductionKind::Sum, std::nullopt,
-                                        0, {}, {true, true}, false));
+  EXPECT_FALSE(LayoutAttr::getChecked(emitError, &context, {}, {true, true}));
   EXPECT_EQ(message, "all-true contiguity is the default; omit it");
 }
 

@@ -12,8 +12,7 @@ bool mlir::fuser::isUnsharded(Operation *op) {
 }
 
 ShardingAttr mlir::fuser::placementOf(ShardingAttr of) {
-  return ShardingAttr::get(of.getMesh(), of.getDimAxesList(),
-                           of.getPartialAxes(), of.getPartialKind());
+  return ShardingAttr::get(of.getMesh(), of.getDimAxesList(), of.getPartial());
 }
 
 static std::string describe(const Twine &where, const FactorMismatch &mismatch) {
@@ -183,11 +182,9 @@ mlir::fuser::getRequiredOperandShardings(ShardingRuleOpInterface op,
     if (failed(checkAxesUsedOnce(*dims, partialAxes, "operand #" + Twine(index),
                                  why)))
       return failure();
-    if (partialPassesThrough)
-      shardings.push_back(ShardingAttr::get(mesh, *dims, partialAxes,
-                                            partialSource.getPartialKind()));
-    else
-      shardings.push_back(ShardingAttr::get(mesh, *dims));
+    shardings.push_back(ShardingAttr::get(
+        mesh, *dims,
+        partialPassesThrough ? partialSource.getPartial() : PartialAttr()));
   }
   return shardings;
 }
@@ -266,19 +263,12 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
                                  why)))
       return failure();
     auto type = cast<RankedTensorType>(result.getType());
-    std::optional<int64_t> streamDim;
-    int64_t streamChunks = 0;
-    if (auto stream = streamSplitOf(rule.results[index], factors)) {
-      streamDim = stream->first;
-      streamChunks = stream->second;
-    }
     ShardingAttr sharding =
-        ShardingAttr::get(mesh, *dims, partialAxes, partialKind);
+        ShardingAttr::get(mesh, *dims).withPartial(partialAxes, partialKind);
     // Keep the stream split only where it divides the result's local dim.
-    if (streamDim) {
-      ShardingAttr streamed = ShardingAttr::get(mesh, *dims, partialAxes,
-                                                partialKind, streamDim,
-                                                streamChunks);
+    if (auto stream = streamSplitOf(rule.results[index], factors)) {
+      ShardingAttr streamed =
+          sharding.withStream(stream->first, stream->second);
       if (streamed.checkShape(type.getShape()).empty())
         sharding = streamed;
     }

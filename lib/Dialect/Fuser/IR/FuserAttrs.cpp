@@ -11,20 +11,6 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
-#define GET_ATTRDEF_CLASSES
-#include "fuser/Dialect/Fuser/IR/FuserAttrs.cpp.inc"
-
-void FuserDialect::registerAttributes() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "fuser/Dialect/Fuser/IR/FuserAttrs.cpp.inc"
-      >();
-}
-
-//===----------------------------------------------------------------------===//
-// MeshAttr
-//===----------------------------------------------------------------------===//
-
 static bool isIdentityOrder(ArrayRef<int64_t> values) {
   for (auto [index, value] : llvm::enumerate(values))
     if (value != static_cast<int64_t>(index))
@@ -38,6 +24,212 @@ static int64_t numPositions(ArrayRef<int64_t> shape) {
     count *= size;
   return count;
 }
+
+//===----------------------------------------------------------------------===//
+// #fuser.sharding syntax: the custom directives of its assembly format,
+// <MESH, [[axes], ...] (, partial = {axis : kind, ...})?
+//  (, stream = {dim : chunks chunked?})? (, order = [...])?
+//  (, contiguity = [true|false, ...])?>, the optional fields in any order.
+//===----------------------------------------------------------------------===//
+
+/// The layout attribute of `order` and `contiguity` in canonical form:
+/// row-major order and all-contiguous dims unstated, none when both are.
+static LayoutAttr getStatedLayout(MLIRContext *context, ArrayRef<int64_t> order,
+                                  ArrayRef<bool> contiguity) {
+  if (isIdentityOrder(order))
+    order = {};
+  if (llvm::all_of(contiguity, [](bool c) { return c; }))
+    contiguity = {};
+  if (order.empty() && contiguity.empty())
+    return {};
+  return LayoutAttr::get(context, order, contiguity);
+}
+
+/// The mesh, reporting only its own diagnostic when it is invalid.
+static ParseResult parseMesh(AsmParser &parser, MeshAttr &mesh) {
+  return parser.parseAttribute(mesh);
+}
+
+static void printMesh(AsmPrinter &printer, MeshAttr mesh) {
+  printer.printAttribute(mesh);
+}
+
+static ParseResult parseIntList(AsmParser &parser,
+                                SmallVectorImpl<int64_t> &into) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+    return parser.parseInteger(into.emplace_back());
+  });
+}
+
+static ParseResult parseDimAxes(AsmParser &parser,
+                                SmallVector<DenseI64ArrayAttr> &dims) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+    SmallVector<int64_t> axes;
+    if (parseIntList(parser, axes))
+      return failure();
+    dims.push_back(DenseI64ArrayAttr::get(parser.getContext(), axes));
+    return success();
+  });
+}
+
+static void printDimAxes(AsmPrinter &printer,
+                         ArrayRef<DenseI64ArrayAttr> dims) {
+  printer << "[";
+  llvm::interleaveComma(dims, printer, [&](DenseI64ArrayAttr axes) {
+    printer << "[";
+    llvm::interleaveComma(axes.asArrayRef(), printer);
+    printer << "]";
+  });
+  printer << "]";
+}
+
+/// `{axis : kind, ...}`; every axis of one kind. No axes: not partial.
+static ParseResult parsePartial(AsmParser &parser, PartialAttr &partial) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> axes;
+  std::optional<ReductionKind> kind;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Braces, [&]() -> ParseResult {
+            SMLoc axisLoc = parser.getCurrentLocation();
+            int64_t axis;
+            StringRef keyword;
+            if (parser.parseInteger(axis) || parser.parseColon() ||
+                parser.parseKeyword(&keyword))
+              return failure();
+            std::optional<ReductionKind> axisKind =
+                symbolizeReductionKind(keyword);
+            if (!axisKind)
+              return parser.emitError(axisLoc)
+                     << "unknown reduction kind '" << keyword
+                     << "' for partial mesh axis " << axis;
+            if (kind && *kind != *axisKind)
+              return parser.emitError(axisLoc)
+                     << "partial mesh axes " << axes.back() << " ("
+                     << stringifyReductionKind(*kind) << ") and " << axis
+                     << " (" << keyword << ") have different reduction kinds";
+            kind = axisKind;
+            axes.push_back(axis);
+            return success();
+          }))
+    return failure();
+  if (axes.empty())
+    return success();
+  // An ArrayRef selects the sorting builder over the base class's generic one.
+  partial = parser.getChecked<PartialAttr>(loc, parser.getContext(),
+                                           ArrayRef<int64_t>(axes), *kind);
+  return success(static_cast<bool>(partial));
+}
+
+/// `{dim : chunks}` or `{dim : chunks chunked}`; at most one dim.
+static ParseResult parseStream(AsmParser &parser, StreamAttr &stream) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Braces, [&]() -> ParseResult {
+        SMLoc loc = parser.getCurrentLocation();
+        int64_t dim, chunks;
+        if (parser.parseInteger(dim) || parser.parseColon() ||
+            parser.parseInteger(chunks))
+          return failure();
+        if (stream)
+          return parser.emitError(loc)
+                 << "stream split on two dims (" << stream.getDim() << " and "
+                 << dim << "); at most one dim can be stream-split";
+        bool chunked = succeeded(parser.parseOptionalKeyword("chunked"));
+        stream = parser.getChecked<StreamAttr>(loc, parser.getContext(), dim,
+                                               chunks, chunked);
+        return success(static_cast<bool>(stream));
+      });
+}
+
+static ParseResult parseContiguity(AsmParser &parser,
+                                   SmallVectorImpl<bool> &contiguity) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        SMLoc loc = parser.getCurrentLocation();
+        StringRef keyword;
+        if (parser.parseKeyword(&keyword))
+          return failure();
+        if (keyword != "true" && keyword != "false")
+          return parser.emitError(loc)
+                 << "expected 'true' or 'false' in contiguity, got '" << keyword
+                 << "'";
+        contiguity.push_back(keyword == "true");
+        return success();
+      });
+}
+
+static ParseResult parseShardingFields(AsmParser &parser, PartialAttr &partial,
+                                       StreamAttr &stream, LayoutAttr &layout) {
+  SmallVector<int64_t> order;
+  SmallVector<bool> contiguity;
+  llvm::StringSet<> seen;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef field;
+    if (parser.parseKeyword(&field) || parser.parseEqual())
+      return failure();
+    if (!seen.insert(field).second)
+      return parser.emitError(loc)
+             << "sharding field '" << field << "' given twice";
+    ParseResult result = failure();
+    if (field == "partial")
+      result = parsePartial(parser, partial);
+    else if (field == "stream")
+      result = parseStream(parser, stream);
+    else if (field == "order")
+      result = parseIntList(parser, order);
+    else if (field == "contiguity")
+      result = parseContiguity(parser, contiguity);
+    else
+      return parser.emitError(loc)
+             << "unknown sharding field '" << field
+             << "'; expected partial, stream, order or contiguity";
+    if (failed(result))
+      return failure();
+  }
+  layout = getStatedLayout(parser.getContext(), order, contiguity);
+  return success();
+}
+
+static void printShardingFields(AsmPrinter &printer, PartialAttr partial,
+                                StreamAttr stream, LayoutAttr layout) {
+  if (partial) {
+    printer << ", partial = {";
+    llvm::interleaveComma(partial.getAxes(), printer, [&](int64_t axis) {
+      printer << axis << " : " << stringifyReductionKind(partial.getKind());
+    });
+    printer << "}";
+  }
+  if (stream)
+    printer << ", stream = {" << stream.getDim() << " : " << stream.getChunks()
+            << (stream.getChunked() ? " chunked" : "") << "}";
+  if (!layout)
+    return;
+  if (!layout.getOrder().empty()) {
+    printer << ", order = [";
+    llvm::interleaveComma(layout.getOrder(), printer);
+    printer << "]";
+  }
+  if (!layout.getContiguity().empty()) {
+    printer << ", contiguity = [";
+    llvm::interleaveComma(layout.getContiguity(), printer,
+                          [&](bool c) { printer << (c ? "true" : "false"); });
+    printer << "]";
+  }
+}
+
+#define GET_ATTRDEF_CLASSES
+#include "fuser/Dialect/Fuser/IR/FuserAttrs.cpp.inc"
+
+void FuserDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "fuser/Dialect/Fuser/IR/FuserAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// MeshAttr
+//===----------------------------------------------------------------------===//
 
 /// `<[2, 4]>` or `<[2, 2], devices = [0, 2, 1, 3]>`.
 Attribute MeshAttr::parse(AsmParser &parser, Type) {
@@ -138,261 +330,76 @@ MeshAttr MeshAttr::getOfDevices(MLIRContext *context, ArrayRef<int64_t> shape,
 // ShardingAttr
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The parameters of a sharding in their canonical form: partial axes sorted,
-/// no identity order, no all-true contiguity, defaults for absent fields.
-struct ShardingParts {
-  SmallVector<SmallVector<int64_t>> dims;
-  SmallVector<int64_t> partialAxes;
-  ReductionKind partialKind = ReductionKind::Sum;
-  std::optional<int64_t> streamDim;
-  int64_t streamChunks = 0;
-  SmallVector<int64_t> order;
-  SmallVector<bool> contiguity;
-  bool streamChunked = false;
-
-  void canonicalize() {
-    llvm::sort(partialAxes);
-    if (partialAxes.empty())
-      partialKind = ReductionKind::Sum;
-    if (!streamDim) {
-      streamChunks = 0;
-      streamChunked = false;
-    }
-    if (isIdentityOrder(order))
-      order.clear();
-    if (llvm::all_of(contiguity, [](bool c) { return c; }))
-      contiguity.clear();
-  }
-
-  SmallVector<DenseI64ArrayAttr> dimAttrs(MLIRContext *context) const {
-    return llvm::map_to_vector(dims, [&](const SmallVector<int64_t> &axes) {
-      return DenseI64ArrayAttr::get(context, axes);
-    });
-  }
-};
-} // namespace
-
-static ShardingParts
-canonicalParts(ArrayRef<SmallVector<int64_t>> dimAxes,
-               ArrayRef<int64_t> partialAxes, ReductionKind partialKind,
-               std::optional<int64_t> streamDim, int64_t streamChunks,
-               ArrayRef<int64_t> order, ArrayRef<bool> contiguity,
-               bool streamChunked) {
-  // Not llvm::to_vector for the bools: its brace-initialization turns two
-  // iterators into an initializer_list<bool> of two elements.
-  ShardingParts parts{llvm::to_vector(dimAxes), llvm::to_vector(partialAxes),
-                      partialKind, streamDim, streamChunks,
-                      llvm::to_vector(order),
-                      SmallVector<bool>(contiguity.begin(), contiguity.end()),
-                      streamChunked};
-  parts.canonicalize();
-  return parts;
+static SmallVector<DenseI64ArrayAttr>
+getDimAttrs(MLIRContext *context, ArrayRef<SmallVector<int64_t>> dimAxes) {
+  return llvm::map_to_vector(dimAxes, [&](const SmallVector<int64_t> &axes) {
+    return DenseI64ArrayAttr::get(context, axes);
+  });
 }
 
 ShardingAttr ShardingAttr::get(MeshAttr mesh,
                                ArrayRef<SmallVector<int64_t>> dimAxes,
-                               ArrayRef<int64_t> partialAxes,
-                               ReductionKind partialKind,
-                               std::optional<int64_t> streamDim,
-                               int64_t streamChunks, ArrayRef<int64_t> order,
-                               ArrayRef<bool> contiguity, bool streamChunked) {
-  ShardingParts parts = canonicalParts(dimAxes, partialAxes, partialKind,
-                                       streamDim, streamChunks, order,
-                                       contiguity, streamChunked);
+                               PartialAttr partial, StreamAttr stream,
+                               LayoutAttr layout) {
   MLIRContext *context = mesh.getContext();
-  return Base::get(context, mesh, parts.dimAttrs(context), parts.partialAxes,
-                   parts.partialKind, parts.streamDim, parts.streamChunks,
-                   parts.order, parts.contiguity, parts.streamChunked);
+  return get(context, mesh, getDimAttrs(context, dimAxes), partial, stream,
+             layout);
 }
 
-ShardingAttr ShardingAttr::getChecked(
-    function_ref<InFlightDiagnostic()> emitError, MeshAttr mesh,
-    ArrayRef<SmallVector<int64_t>> dimAxes, ArrayRef<int64_t> partialAxes,
-    ReductionKind partialKind, std::optional<int64_t> streamDim,
-    int64_t streamChunks, ArrayRef<int64_t> order, ArrayRef<bool> contiguity,
-    bool streamChunked) {
+ShardingAttr
+ShardingAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
+                         MeshAttr mesh, ArrayRef<SmallVector<int64_t>> dimAxes,
+                         PartialAttr partial, StreamAttr stream,
+                         LayoutAttr layout) {
   // The mesh gives the context; without one there is nothing to build.
   if (!mesh) {
     emitError() << "sharding needs a #fuser.mesh";
     return {};
   }
-  ShardingParts parts = canonicalParts(dimAxes, partialAxes, partialKind,
-                                       streamDim, streamChunks, order,
-                                       contiguity, streamChunked);
   MLIRContext *context = mesh.getContext();
-  return Base::getChecked(emitError, context, mesh, parts.dimAttrs(context),
-                          parts.partialAxes, parts.partialKind,
-                          parts.streamDim, parts.streamChunks, parts.order,
-                          parts.contiguity, parts.streamChunked);
-}
-
-//===----------------------------------------------------------------------===//
-// Syntax: <MESH, [[axes], ...] (, partial = {axis : kind, ...})?
-//          (, stream = {dim : chunks})? (, order = [...])?
-//          (, contiguity = [true|false, ...])?>
-//===----------------------------------------------------------------------===//
-
-static ParseResult parseIntList(AsmParser &parser, SmallVectorImpl<int64_t> &into) {
-  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
-    return parser.parseInteger(into.emplace_back());
-  });
-}
-
-static ParseResult parsePartial(AsmParser &parser, ShardingParts &parts) {
-  std::optional<ReductionKind> kind;
-  std::optional<int64_t> kindAxis;
-  return parser.parseCommaSeparatedList(
-      AsmParser::Delimiter::Braces, [&]() -> ParseResult {
-        SMLoc loc = parser.getCurrentLocation();
-        int64_t axis;
-        StringRef keyword;
-        if (parser.parseInteger(axis) || parser.parseColon() ||
-            parser.parseKeyword(&keyword))
-          return failure();
-        std::optional<ReductionKind> axisKind = symbolizeReductionKind(keyword);
-        if (!axisKind)
-          return parser.emitError(loc) << "unknown reduction kind '" << keyword
-                                       << "' for partial mesh axis " << axis;
-        if (kind && *kind != *axisKind)
-          return parser.emitError(loc)
-                 << "partial mesh axes " << *kindAxis << " ("
-                 << stringifyReductionKind(*kind) << ") and " << axis << " ("
-                 << keyword << ") have different reduction kinds";
-        kind = axisKind;
-        kindAxis = axis;
-        parts.partialKind = *kind;
-        parts.partialAxes.push_back(axis);
-        return success();
-      });
-}
-
-static ParseResult parseStream(AsmParser &parser, ShardingParts &parts) {
-  return parser.parseCommaSeparatedList(
-      AsmParser::Delimiter::Braces, [&]() -> ParseResult {
-        SMLoc loc = parser.getCurrentLocation();
-        int64_t dim, chunks;
-        if (parser.parseInteger(dim) || parser.parseColon() ||
-            parser.parseInteger(chunks))
-          return failure();
-        if (parts.streamDim)
-          return parser.emitError(loc)
-                 << "stream split on two dims (" << *parts.streamDim << " and "
-                 << dim << "); at most one dim can be stream-split";
-        parts.streamDim = dim;
-        parts.streamChunks = chunks;
-        parts.streamChunked = succeeded(parser.parseOptionalKeyword("chunked"));
-        return success();
-      });
-}
-
-static ParseResult parseContiguity(AsmParser &parser, ShardingParts &parts) {
-  return parser.parseCommaSeparatedList(
-      AsmParser::Delimiter::Square, [&]() -> ParseResult {
-        SMLoc loc = parser.getCurrentLocation();
-        StringRef keyword;
-        if (parser.parseKeyword(&keyword))
-          return failure();
-        if (keyword != "true" && keyword != "false")
-          return parser.emitError(loc)
-                 << "expected 'true' or 'false' in contiguity, got '"
-                 << keyword << "'";
-        parts.contiguity.push_back(keyword == "true");
-        return success();
-      });
-}
-
-Attribute ShardingAttr::parse(AsmParser &parser, Type) {
-  SMLoc loc = parser.getCurrentLocation();
-  MeshAttr mesh;
-  ShardingParts parts;
-  if (parser.parseLess() || parser.parseAttribute(mesh) || parser.parseComma())
-    return {};
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
-        return parseIntList(parser, parts.dims.emplace_back());
-      }))
-    return {};
-  llvm::StringSet<> seen;
-  while (succeeded(parser.parseOptionalComma())) {
-    SMLoc fieldLoc = parser.getCurrentLocation();
-    StringRef field;
-    if (parser.parseKeyword(&field) || parser.parseEqual())
-      return {};
-    if (!seen.insert(field).second) {
-      parser.emitError(fieldLoc) << "sharding field '" << field
-                                 << "' given twice";
-      return {};
-    }
-    ParseResult result = failure();
-    if (field == "partial")
-      result = parsePartial(parser, parts);
-    else if (field == "stream")
-      result = parseStream(parser, parts);
-    else if (field == "order")
-      result = parseIntList(parser, parts.order);
-    else if (field == "contiguity")
-      result = parseContiguity(parser, parts);
-    else
-      parser.emitError(fieldLoc)
-          << "unknown sharding field '" << field
-          << "'; expected partial, stream, order or contiguity";
-    if (failed(result))
-      return {};
-  }
-  if (parser.parseGreater())
-    return {};
-  parts.canonicalize();
-  MLIRContext *context = parser.getContext();
-  return parser.getChecked<ShardingAttr>(
-      loc, context, mesh, parts.dimAttrs(context), parts.partialAxes,
-      parts.partialKind, parts.streamDim, parts.streamChunks, parts.order,
-      parts.contiguity, parts.streamChunked);
-}
-
-void ShardingAttr::print(AsmPrinter &printer) const {
-  printer << "<";
-  printer.printAttribute(getMesh());
-  printer << ", [";
-  llvm::interleaveComma(getDims(), printer, [&](DenseI64ArrayAttr axes) {
-    printer << "[";
-    llvm::interleaveComma(axes.asArrayRef(), printer);
-    printer << "]";
-  });
-  printer << "]";
-  if (isPartial()) {
-    printer << ", partial = {";
-    llvm::interleaveComma(getPartialAxes(), printer, [&](int64_t axis) {
-      printer << axis << " : " << stringifyReductionKind(getPartialKind());
-    });
-    printer << "}";
-  }
-  if (getStreamDim())
-    printer << ", stream = {" << *getStreamDim() << " : " << getStreamChunks()
-            << (getStreamChunked() ? " chunked" : "") << "}";
-  if (!getOrder().empty()) {
-    printer << ", order = [";
-    llvm::interleaveComma(getOrder(), printer);
-    printer << "]";
-  }
-  if (!getContiguity().empty()) {
-    printer << ", contiguity = [";
-    llvm::interleaveComma(getContiguity(), printer,
-                          [&](bool c) { printer << (c ? "true" : "false"); });
-    printer << "]";
-  }
-  printer << ">";
+  return getChecked(emitError, context, mesh, getDimAttrs(context, dimAxes),
+                    partial, stream, layout);
 }
 
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
 
-LogicalResult ShardingAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, MeshAttr mesh,
-    ArrayRef<DenseI64ArrayAttr> dims, ArrayRef<int64_t> partialAxes,
-    ReductionKind partialKind, std::optional<int64_t> streamDim,
-    int64_t streamChunks, ArrayRef<int64_t> order, ArrayRef<bool> contiguity,
-    bool streamChunked) {
+LogicalResult PartialAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> axes, ReductionKind) {
+  if (axes.empty())
+    return emitError() << "a partial state needs at least one mesh axis";
+  if (!llvm::is_sorted(axes))
+    return emitError() << "partial mesh axes must be sorted";
+  return success();
+}
+
+LogicalResult StreamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t dim, int64_t chunks, bool) {
+  if (chunks < 1)
+    return emitError() << "stream split of dim " << dim << " into " << chunks
+                       << " chunks; need at least 1";
+  return success();
+}
+
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> order,
+                                 ArrayRef<bool> contiguity) {
+  if (order.empty() && contiguity.empty())
+    return emitError() << "a layout stating neither order nor contiguity; "
+                          "omit it";
+  if (!order.empty() && isIdentityOrder(order))
+    return emitError() << "the identity order is the default; omit it";
+  if (!contiguity.empty() && llvm::all_of(contiguity, [](bool c) { return c; }))
+    return emitError() << "all-true contiguity is the default; omit it";
+  return success();
+}
+
+LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   MeshAttr mesh,
+                                   ArrayRef<DenseI64ArrayAttr> dims,
+                                   PartialAttr partial, StreamAttr stream,
+                                   LayoutAttr layout) {
   if (!mesh)
     return emitError() << "sharding needs a #fuser.mesh";
   int64_t meshRank = mesh.getRank();
@@ -412,25 +419,18 @@ LogicalResult ShardingAttr::verify(
     for (int64_t axis : axes.asArrayRef())
       if (failed(claim(axis, "dim " + std::to_string(dim))))
         return failure();
-  for (int64_t axis : partialAxes)
-    if (failed(claim(axis, "the partial state")))
-      return failure();
-  if (!llvm::is_sorted(partialAxes))
-    return emitError() << "partial mesh axes must be sorted";
-  if (partialAxes.empty() && partialKind != ReductionKind::Sum)
-    return emitError() << "a reduction kind without partial mesh axes";
+  if (partial)
+    for (int64_t axis : partial.getAxes())
+      if (failed(claim(axis, "the partial state")))
+        return failure();
 
   int64_t rank = dims.size();
-  if (streamDim) {
-    if (*streamDim < 0 || *streamDim >= rank)
-      return emitError() << "stream split of dim " << *streamDim
-                         << ", but the sharding has " << rank << " dims";
-    if (streamChunks < 1)
-      return emitError() << "stream split of dim " << *streamDim << " into "
-                         << streamChunks << " chunks; need at least 1";
-  } else if (streamChunks != 0 || streamChunked) {
-    return emitError() << "stream chunks without a stream-split dim";
-  }
+  if (stream && (stream.getDim() < 0 || stream.getDim() >= rank))
+    return emitError() << "stream split of dim " << stream.getDim()
+                       << ", but the sharding has " << rank << " dims";
+  if (!layout)
+    return success();
+  ArrayRef<int64_t> order = layout.getOrder();
   if (!order.empty()) {
     SmallVector<bool> seen(rank, false);
     bool isPermutation = static_cast<int64_t>(order.size()) == rank;
@@ -447,13 +447,10 @@ LogicalResult ShardingAttr::verify(
       return diag << "] is not a permutation of the " << rank << " dims";
     }
   }
-  if (!order.empty() && isIdentityOrder(order))
-    return emitError() << "the identity order is the default; omit it";
+  ArrayRef<bool> contiguity = layout.getContiguity();
   if (!contiguity.empty() && static_cast<int64_t>(contiguity.size()) != rank)
     return emitError() << "contiguity has " << contiguity.size()
                        << " entries for " << rank << " dims";
-  if (!contiguity.empty() && llvm::all_of(contiguity, [](bool c) { return c; }))
-    return emitError() << "all-true contiguity is the default; omit it";
   return success();
 }
 
@@ -526,24 +523,28 @@ ShardingAttr::getLocalShape(ArrayRef<int64_t> globalShape) const {
   return SmallVector<int64_t>(local.begin(), local.end());
 }
 
-ShardingAttr
-ShardingAttr::withDims(ArrayRef<SmallVector<int64_t>> dimAxes) const {
-  return get(getMesh(), dimAxes, getPartialAxes(), getPartialKind(),
-             getStreamDim(), getStreamChunks(), getOrder(), getContiguity(),
-             getStreamChunked());
-}
-
 SmallVector<SmallVector<int64_t>> ShardingAttr::getDimAxesList() const {
   return llvm::map_to_vector(getDims(), [](DenseI64ArrayAttr axes) {
     return llvm::to_vector(axes.asArrayRef());
   });
 }
 
+ShardingAttr
+ShardingAttr::withDims(ArrayRef<SmallVector<int64_t>> dimAxes) const {
+  return get(getMesh(), dimAxes, getPartial(), getStream(), getLayout());
+}
+
+ShardingAttr ShardingAttr::withMesh(MeshAttr mesh) const {
+  return get(getContext(), mesh, getDims(), getPartial(), getStream(),
+             getLayout());
+}
+
 ShardingAttr ShardingAttr::withPartial(ArrayRef<int64_t> axes,
                                        ReductionKind kind) const {
-  return get(getMesh(), getDimAxesList(), axes, kind, getStreamDim(),
-             getStreamChunks(), getOrder(), getContiguity(),
-             getStreamChunked());
+  PartialAttr partial =
+      axes.empty() ? PartialAttr() : PartialAttr::get(getContext(), axes, kind);
+  return get(getContext(), getMesh(), getDims(), partial, getStream(),
+             getLayout());
 }
 
 ShardingAttr ShardingAttr::withoutPartialAxis(int64_t axis) const {
@@ -552,10 +553,18 @@ ShardingAttr ShardingAttr::withoutPartialAxis(int64_t axis) const {
   return withPartial(axes, getPartialKind());
 }
 
-ShardingAttr ShardingAttr::withMesh(MeshAttr mesh) const {
-  return get(mesh, getDimAxesList(), getPartialAxes(), getPartialKind(),
-             getStreamDim(), getStreamChunks(), getOrder(), getContiguity(),
-             getStreamChunked());
+ShardingAttr ShardingAttr::withStream(std::optional<int64_t> dim,
+                                      int64_t chunks, bool chunked) const {
+  StreamAttr stream =
+      dim ? StreamAttr::get(getContext(), *dim, chunks, chunked) : StreamAttr();
+  return get(getContext(), getMesh(), getDims(), getPartial(), stream,
+             getLayout());
+}
+
+ShardingAttr ShardingAttr::withLayout(ArrayRef<int64_t> order,
+                                      ArrayRef<bool> contiguity) const {
+  return get(getContext(), getMesh(), getDims(), getPartial(), getStream(),
+             getStatedLayout(getContext(), order, contiguity));
 }
 
 ShardingAttr ShardingAttr::withoutAxis(int64_t axis) const {
@@ -571,16 +580,4 @@ ShardingAttr ShardingAttr::withAxisOnDim(int64_t axis, int64_t dim,
   SmallVector<int64_t> &axes = dims[dim];
   axes.insert(axes.begin() + std::min<int64_t>(position, axes.size()), axis);
   return withDims(dims);
-}
-
-ShardingAttr ShardingAttr::withStream(std::optional<int64_t> dim,
-                                      int64_t chunks, bool chunked) const {
-  return get(getMesh(), getDimAxesList(), getPartialAxes(), getPartialKind(),
-             dim, chunks, getOrder(), getContiguity(), chunked);
-}
-
-bool ShardingAttr::hasSamePlacement(ShardingAttr other) const {
-  return getMesh() == other.getMesh() && getDims() == other.getDims() &&
-         getPartialAxes() == other.getPartialAxes() &&
-         getPartialKind() == other.getPartialKind();
 }

@@ -112,11 +112,7 @@ MemRefType mlir::fuser::getLocalBufferType(RankedTensorType type) {
 
 ShardingAttr mlir::fuser::withLayout(ShardingAttr sharding,
                                      const Layout &layout) {
-  return ShardingAttr::get(sharding.getMesh(), sharding.getDimAxesList(),
-                           sharding.getPartialAxes(), sharding.getPartialKind(),
-                           sharding.getStreamDim(), sharding.getStreamChunks(),
-                           layout.order, layout.contiguity,
-                           sharding.getStreamChunked());
+  return sharding.withLayout(layout.order, layout.contiguity);
 }
 
 bool mlir::fuser::hasUnstatedLayout(Value value) {

@@ -223,10 +223,10 @@ struct Exposure {
     ShardingAttr sharding = getSharding(type);
     SmallVector<SmallVector<int64_t>> axes = sharding.getDimAxesList();
     axes.insert(axes.begin() + dim + 1, SmallVector<int64_t>{});
-    auto exposed = ShardingAttr::get(
-        sharding.getMesh(), axes, sharding.getPartialAxes(),
-        sharding.getPartialKind(),
-        chunks ? std::optional<int64_t>(dim + 1) : std::nullopt, chunks);
+    auto exposed =
+        ShardingAttr::get(sharding.getMesh(), axes, sharding.getPartial())
+            .withStream(chunks ? std::optional<int64_t>(dim + 1) : std::nullopt,
+                        chunks);
     return RankedTensorType::get(shape, type.getElementType(), exposed);
   }
 };

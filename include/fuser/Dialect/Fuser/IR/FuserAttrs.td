@@ -11,6 +11,12 @@ class Fuser_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
+// A part of #fuser.sharding: written only inside a sharding, whose parser
+// and printer handle it, so it has no syntax of its own.
+class Fuser_ShardingPart<string name> : AttrDef<Fuser_Dialect, name> {
+  let attrName = "fuser.sharding." # !tolower(name);
+}
+
 def Fuser_MeshAttr : Fuser_Attr<"Mesh", "mesh"> {
   let summary = "An n-D array of device ids (ranks)";
   let description = [{
@@ -74,6 +80,72 @@ def Fuser_MeshPositionAttr : Fuser_Attr<"MeshPosition", "mesh_position"> {
   let genVerifyDecl = 1;
 }
 
+def Fuser_PartialAttr : Fuser_ShardingPart<"Partial"> {
+  let summary = "The pending reduction of a partial value";
+  let description = [{
+    Part of a `#fuser.sharding`: the value is a pending reduction of kind
+    `kind` across the mesh axes `axes` (e.g. after a row-parallel matmul).
+    An allreduce or reduce-scatter over those axes resolves it. A sharding
+    that is not partial has no `PartialAttr`; the axes are never empty and
+    are kept sorted.
+
+    Written inside a sharding as `partial = {0 : sum, 1 : sum}`.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "mesh axes holding partial values, sorted">:$axes,
+    "ReductionKind":$kind
+  );
+  let skipDefaultBuilders = 1;
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$axes,
+                     "ReductionKind":$kind), [{
+      ::llvm::SmallVector<int64_t> sorted(axes);
+      ::llvm::sort(sorted);
+      return $_get($_ctxt, sorted, kind);
+    }]>
+  ];
+  let genVerifyDecl = 1;
+}
+
+def Fuser_StreamAttr : Fuser_ShardingPart<"Stream"> {
+  let summary = "The split of one dim into chunks for host-side pipelining";
+  let description = [{
+    Part of a `#fuser.sharding`: dim `dim` of each rank's local piece is
+    processed in `chunks` chunks, so that communication of one chunk
+    overlaps computation on another. `chunked` (decided by layout
+    finalization) means the buffer holds only the current chunk.
+
+    Written inside a sharding as `stream = {1 : 4}` or
+    `stream = {1 : 4 chunked}`.
+  }];
+  let parameters = (ins
+    "int64_t":$dim,
+    "int64_t":$chunks,
+    "bool":$chunked
+  );
+  let genVerifyDecl = 1;
+}
+
+def Fuser_LayoutAttr : Fuser_ShardingPart<"Layout"> {
+  let summary = "The allocation order and contiguity of local buffers";
+  let description = [{
+    Part of a `#fuser.sharding`: `order` is a permutation of the logical
+    dims from outermost to innermost in memory (row-major when empty), and
+    `contiguity` says per allocated dim (in that order) whether it is
+    contiguous with the next inner one (all contiguous when empty). Only
+    what differs from those defaults is stored: a row-major, contiguous
+    buffer has no `LayoutAttr`.
+
+    Written inside a sharding as `order = [1, 0]` and
+    `contiguity = [true, false]`.
+  }];
+  let parameters = (ins
+    OptionalArrayRefParameter<"int64_t", "allocation order">:$order,
+    OptionalArrayRefParameter<"bool", "contiguity per allocated dim">:$contiguity
+  );
+  let genVerifyDecl = 1;
+}
+
 def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "How a tensor value is distributed over a device mesh";
@@ -95,7 +167,10 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     * `contiguity`: per allocated dim (in allocation order) whether it is
       contiguous with the next inner one (all contiguous when absent).
 
-    Every mesh axis is used at most once: by one dim or as a partial axis.
+    The optional fields may be written in any order and are printed in the
+    order above. Every mesh axis is used at most once: by one dim or as a
+    partial axis. Partial, stream, and order with contiguity are stored as
+    `PartialAttr`, `StreamAttr` and `LayoutAttr`, each absent when unstated.
 
     ```mlir
     #mesh = #fuser.mesh<[2]>
@@ -108,28 +183,22 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
   let parameters = (ins
     "MeshAttr":$mesh,
     ArrayRefParameter<"::mlir::DenseI64ArrayAttr", "mesh axes per dim">:$dims,
-    ArrayRefParameter<"int64_t", "mesh axes holding partial values">:$partialAxes,
-    "ReductionKind":$partialKind,
-    "std::optional<int64_t>":$streamDim,
-    "int64_t":$streamChunks,
-    ArrayRefParameter<"int64_t", "allocation order">:$order,
-    ArrayRefParameter<"bool", "contiguity per allocated dim">:$contiguity,
-    "bool":$streamChunked
+    OptionalParameter<"PartialAttr">:$partial,
+    OptionalParameter<"StreamAttr">:$stream,
+    OptionalParameter<"LayoutAttr">:$layout
   );
-  let hasCustomAssemblyFormat = 1;
+  let assemblyFormat = [{
+    `<` custom<Mesh>($mesh) `,` custom<DimAxes>($dims) ``
+    custom<ShardingFields>($partial, $stream, $layout) `>`
+  }];
   let genVerifyDecl = 1;
-  // The builder below canonicalizes (sorted partial axes, no identity order,
-  // no all-true contiguity); the verifier rejects other spellings.
+  // Without a mesh there is no context to build in; getChecked reports that.
   let builders = [
     AttrBuilderWithInferredContext<(ins "MeshAttr":$mesh,
         "::llvm::ArrayRef<::llvm::SmallVector<int64_t>>":$dimAxes,
-        CArg<"::llvm::ArrayRef<int64_t>", "{}">:$partialAxes,
-        CArg<"ReductionKind", "ReductionKind::Sum">:$partialKind,
-        CArg<"std::optional<int64_t>", "std::nullopt">:$streamDim,
-        CArg<"int64_t", "0">:$streamChunks,
-        CArg<"::llvm::ArrayRef<int64_t>", "{}">:$order,
-        CArg<"::llvm::ArrayRef<bool>", "{}">:$contiguity,
-        CArg<"bool", "false">:$streamChunked)>
+        CArg<"PartialAttr", "{}">:$partial,
+        CArg<"StreamAttr", "{}">:$stream,
+        CArg<"LayoutAttr", "{}">:$layout)>
   ];
   let extraClassDeclaration = [{
     int64_t getRank() const { return getDims().size(); }
@@ -146,12 +215,35 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     bool isPartialOver(int64_t axis) const;
     /// Number of mesh axes the sharding uses (splitting dims or partial).
     int64_t getNumUsedAxes() const;
-    bool isPartial() const { return !getPartialAxes().empty(); }
+    bool isPartial() const { return static_cast<bool>(getPartial()); }
     /// Whether an order or contiguity is written (the canonical form leaves
     /// out row-major order and all-contiguous dims).
-    bool statesLayout() const {
-      return !getOrder().empty() || !getContiguity().empty();
+    bool statesLayout() const { return static_cast<bool>(getLayout()); }
+
+    // The fields of the sub-attributes, with the defaults of an absent one.
+    ::llvm::ArrayRef<int64_t> getPartialAxes() const {
+      return isPartial() ? getPartial().getAxes() : ::llvm::ArrayRef<int64_t>();
     }
+    ReductionKind getPartialKind() const {
+      return isPartial() ? getPartial().getKind() : ReductionKind::Sum;
+    }
+    std::optional<int64_t> getStreamDim() const {
+      return getStream() ? std::optional<int64_t>(getStream().getDim())
+                         : std::nullopt;
+    }
+    int64_t getStreamChunks() const {
+      return getStream() ? getStream().getChunks() : 0;
+    }
+    bool getStreamChunked() const {
+      return getStream() && getStream().getChunked();
+    }
+    ::llvm::ArrayRef<int64_t> getOrder() const {
+      return statesLayout() ? getLayout().getOrder() : ::llvm::ArrayRef<int64_t>();
+    }
+    ::llvm::ArrayRef<bool> getContiguity() const {
+      return statesLayout() ? getLayout().getContiguity() : ::llvm::ArrayRef<bool>();
+    }
+
     /// Number of ranks that hold distinct pieces of `dim`.
     int64_t getNumShards(int64_t dim) const;
     /// Why a tensor of `shape` cannot have this sharding (rank, divisibility,
@@ -170,19 +262,26 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
                                int64_t position) const;
     /// Same sharding without `axis` splitting any dim.
     ShardingAttr withoutAxis(int64_t axis) const;
-    /// Same sharding with the partial axes replaced.
+    /// Same sharding with the partial axes replaced (none: not partial).
     ShardingAttr withPartial(::llvm::ArrayRef<int64_t> axes, ReductionKind kind) const;
     /// Same sharding no longer partial over `axis`: the placement a
     /// reduction over that axis produces.
     ShardingAttr withoutPartialAxis(int64_t axis) const;
     /// Same sharding on another mesh.
     ShardingAttr withMesh(MeshAttr mesh) const;
-    /// Same sharding with the stream split replaced.
+    /// Same sharding with the stream split replaced (none without a dim).
     ShardingAttr withStream(::std::optional<int64_t> dim, int64_t chunks,
-                            bool chunked) const;
+                            bool chunked = false) const;
+    /// Same sharding with the layout replaced; row-major order and
+    /// all-contiguous dims are left unstated.
+    ShardingAttr withLayout(::llvm::ArrayRef<int64_t> order,
+                            ::llvm::ArrayRef<bool> contiguity) const;
     /// Mesh and per-dim axes and partial state equal: the two values place
     /// the same data on the same ranks (stream split and layout may differ).
-    bool hasSamePlacement(ShardingAttr other) const;
+    bool hasSamePlacement(ShardingAttr other) const {
+      return getMesh() == other.getMesh() && getDims() == other.getDims() &&
+             getPartial() == other.getPartial();
+    }
   }];
 }
 
