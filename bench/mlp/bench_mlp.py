@@ -192,7 +192,7 @@ def run_report(args):
     columns = ["PyTorch compute only", "PyTorch (NCCL)"] + labels()
     lines = ["# Tensor- and sequence-parallel MLPs on 2 GPUs: ours and PyTorch", ""]
     lines += harness.environment_lines(torch_results.get("environment"),
-                                       ours_results.get("runtime_nccl"))
+                                       ours_results)
     lines += [
         f"- T = {TOKENS} tokens, H = {HIDDEN}, F = {FFN}, bf16; "
         f"{FLOP_PER_GPU / 1e12:.2f} TFLOP per GPU (two linears, 2·T·H·F/2 "

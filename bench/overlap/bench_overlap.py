@@ -388,7 +388,7 @@ def run_report(args):
     lines = ["# AllGather+GEMM and GEMM+ReduceScatter on "
              f"{args.devices} GPUs: ours and PyTorch", ""]
     lines += harness.environment_lines(torch_results.get("environment"),
-                                       ours_results.get("runtime_nccl"))
+                                       ours_results)
     lines += [
         f"- PyTorch: {method.get('warmup', '?')} warm-up iterations, then "
         f"{method.get('iterations', '?')} timed; ours: fuser-exec --time, one "

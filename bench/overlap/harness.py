@@ -42,8 +42,10 @@ INPUTS_REFUSED = "--inputs reads f32 .npy files"
 # of values as large as the largest; an error in the data moved (a chunk in
 # the wrong place, a missing partial sum) is of order 1.
 BF16_TOLERANCE = 2e-2
+# NCCL_MAX_CTAS bounds the SMs NCCL's kernels take from a GEMM running
+# beside them (the collective pipeline's overlap).
 FORWARDED_VARIABLES = ("LD_LIBRARY_PATH", "NCCL_NVLS_ENABLE",
-                       "CUDA_DEVICE_MAX_CONNECTIONS")
+                       "CUDA_DEVICE_MAX_CONNECTIONS", "NCCL_MAX_CTAS")
 ENVIRONMENT_VARIABLES = ("CUDA_DEVICE_MAX_CONNECTIONS", "NCCL_NVLS_ENABLE",
                          "NCCL_ALGO", "NCCL_PROTO",
                          "TORCH_SYMM_MEM_DISABLE_MULTICAST",
@@ -373,6 +375,7 @@ def write_ours(args, runner, runs):
     write_json(os.path.join(args.work, "ours.json"), {
         "fuser_exec": args.fuser_exec,
         "runtime_nccl": runtime_nccl(args.fuser_exec),
+        "nccl_max_ctas": os.environ.get("NCCL_MAX_CTAS", "unset"),
         "iterations": args.iterations,
         "inputs_refused": runner.inputs_refused,
         "runs": runs})
@@ -556,8 +559,9 @@ def markdown_table(header, rows):
     return lines
 
 
-def environment_lines(environment, fuser_exec_nccl=None):
-    """The environment as markdown list items."""
+def environment_lines(environment, ours=None):
+    """The environment as markdown list items: PyTorch's, and what ours
+    (ours.json) ran with."""
     if not environment:
         return ["- environment: not recorded (PyTorch did not run)"]
     variables = ", ".join(f"{name}={value}" for name, value
@@ -569,6 +573,7 @@ def environment_lines(environment, fuser_exec_nccl=None):
         f"NCCL {environment['torch_nccl']})",
         f"- environment: {variables}",
     ]
-    if fuser_exec_nccl:
-        lines.append(f"- our runtime's NCCL: {fuser_exec_nccl}")
+    if ours and "runtime_nccl" in ours:
+        lines.append(f"- our runtime's NCCL: {ours['runtime_nccl']}, "
+                     f"NCCL_MAX_CTAS={ours.get('nccl_max_ctas', 'unset')}")
     return lines

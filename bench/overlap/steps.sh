@@ -54,7 +54,9 @@ run_benchmark() {
   [ -z "${FUSER_BENCH_VARIANTS:-}" ] || only=(--variants "$FUSER_BENCH_VARIANTS")
   # A failed (or hung: a minute is the norm) PyTorch step leaves ours to
   # run without PyTorch's inputs.
-  timeout --kill-after=30 600 mpirun --allow-run-as-root -np "$ranks" "${forwarded[@]}" \
+  # NCCL_MAX_CTAS is an experiment on ours: PyTorch runs as users run it.
+  env -u NCCL_MAX_CTAS timeout --kill-after=30 600 \
+    mpirun --allow-run-as-root -np "$ranks" "${forwarded[@]}" \
     python3 "$bench" "${device_option[@]}" torch "$work" ||
     echo "PyTorch's step failed (exit $?): the report has no PyTorch numbers"
   echo "$name: PyTorch took $((SECONDS - started)) s"

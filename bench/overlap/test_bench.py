@@ -267,6 +267,20 @@ class Targets(unittest.TestCase):
         self.assertEqual(sum(line.startswith("| 32768, 16384, 8192 |")
                              for line in lines), 3)
 
+    def test_environment_names_what_ours_ran_with(self):
+        environment = {"date": "2026-11-24", "gpus": 2, "gpu": "H200",
+                       "gpu_memory_gib": 140, "driver": "580", "torch": "2.11",
+                       "cuda": "13.0", "torch_nccl": "2.28",
+                       "variables": {"NCCL_NVLS_ENABLE": "0"}}
+        ours = {"runtime_nccl": "/usr/lib/libnccl.so.2.28.3",
+                "nccl_max_ctas": "8"}
+        lines = harness.environment_lines(environment, ours)
+        self.assertIn("- environment: NCCL_NVLS_ENABLE=0", lines)
+        self.assertEqual(lines[-1], "- our runtime's NCCL: "
+                         "/usr/lib/libnccl.so.2.28.3, NCCL_MAX_CTAS=8")
+        self.assertEqual(harness.environment_lines(environment, {}),
+                         lines[:-1])
+
     def test_time_cells_give_tflops_per_gpu(self):
         flop = programs.AG_GEMM.flop_per_gpu((8192, 8192, 8192), 2)
         self.assertEqual(harness.time_cell(1.56, flop), "1.560 / 705")
