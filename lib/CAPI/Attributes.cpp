@@ -71,15 +71,13 @@ MlirAttribute fuserShardingAttrGet(
     }
     partial = mlir::fuser::PartialAttr::getChecked(
         emit, context, ArrayRef<int64_t>(partialAxes, numPartialAxes), *kind);
-  }
-  mlir::fuser::StreamAttr stream;
-  if (streamDim >= 0) {
-    stream = mlir::fuser::StreamAttr::getChecked(emit, context, streamDim,
-                                                 streamChunks,
-                                                 /*chunked=*/false);
-    if (!stream)
+    if (!partial)
       return MlirAttribute{nullptr};
   }
+  mlir::fuser::StreamAttr stream;
+  if (streamDim >= 0)
+    stream = mlir::fuser::StreamAttr::get(context, streamDim, streamChunks,
+                                          /*chunked=*/false);
   return wrap(ShardingAttr::getChecked(emit, meshAttr, axes, partial, stream));
 }
 

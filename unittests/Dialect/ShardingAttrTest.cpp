@@ -113,7 +113,9 @@ TEST_F(ShardingAttrTest, DerivedShardingsAreCanonical) {
             "#fuser.sharding<#fuser.mesh<[2, 2]>, [[0], []], partial = {1 : max}>");
   EXPECT_FALSE(partial.hasSamePlacement(sharding));
   EXPECT_EQ(partial.withPartial({}, ReductionKind::Sum), sharding);
-  EXPECT_EQ(sharding.withStream(1, 2).withStream(std::nullopt, 0), sharding);
+  EXPECT_EQ(sharding.withStream(1, 2, /*chunked=*/true)
+                .withStream(std::nullopt, 0, /*chunked=*/false),
+            sharding);
 
   ShardingAttr moved = sharding.withDims({{}, {0}});
   EXPECT_EQ(moved.getDimSplitBy(0), std::optional<int64_t>(1));
@@ -139,6 +141,7 @@ TEST_F(ShardingAttrTest, CheckedBuilderVerifies) {
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, MeshAttr(), {{}}));
   EXPECT_EQ(message, "sharding needs a #fuser.mesh");
 }
+
 TEST_F(ShardingAttrTest, PlacementIgnoresStreamAndLayout) {
   auto plain = parse<ShardingAttr>("#fuser.sharding<#fuser.mesh<[2]>, [[0], []]>");
   auto laidOut = parse<ShardingAttr>(
@@ -174,6 +177,7 @@ TEST_F(ShardingAttrTest, NonCanonicalSpellingsAreRejectedInCpp) {
   EXPECT_FALSE(MeshAttr::getChecked(emitError, &context, {2}, {0, 1}));
   EXPECT_EQ(message, "explicit device ids in the default order; omit them");
 
+  auto mesh = MeshAttr::get(&context, {2, 2});
   SmallVector<DenseI64ArrayAttr> replicated(
       2, DenseI64ArrayAttr::get(&context, {}));
   EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, MeshAttr(),
@@ -184,9 +188,13 @@ TEST_F(ShardingAttrTest, NonCanonicalSpellingsAreRejectedInCpp) {
   EXPECT_EQ(message, "a partial state needs at least one mesh axis");
   EXPECT_FALSE(LayoutAttr::getChecked(emitError, &context, {}, {}));
   EXPECT_EQ(message, "a layout stating neither order nor contiguity; omit it");
-  EXPECT_FALSE(LayoutAttr::getChecked(emitError, &context, {0, 1}, {}));
+  EXPECT_FALSE(ShardingAttr::getChecked(emitError, &context, mesh, replicated,
+                                        {}, {},
+                                        LayoutAttr::get(&context, {0, 1}, {})));
   EXPECT_EQ(message, "the identity order is the default; omit it");
-  EXPECT_FALSE(LayoutAttr::getChecked(emitError, &context, {}, {true, true}));
+  EXPECT_FALSE(
+      ShardingAttr::getChecked(emitError, &context, mesh, replicated, {}, {},
+                               LayoutAttr::get(&context, {}, {true, true})));
   EXPECT_EQ(message, "all-true contiguity is the default; omit it");
 }
 

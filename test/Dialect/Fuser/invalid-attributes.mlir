@@ -86,6 +86,17 @@ func.func private @f(%a: tensor<8x8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], 
 
 // -----
 
+// An identity order of another length is no default to drop.
+// expected-error @+1 {{order [0] is not a permutation of the 2 dims}}
+func.func private @f(%a: tensor<8x8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []], order = [0]>>)
+
+// -----
+
+// expected-error @+1 {{contiguity has 1 entries for 2 dims}}
+func.func private @f(%a: tensor<8x8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []], contiguity = [true]>>)
+
+// -----
+
 // expected-error @+1 {{contiguity has 1 entries for 2 dims}}
 func.func private @f(%a: tensor<8x8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []], contiguity = [false]>>)
 

@@ -267,8 +267,8 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
         ShardingAttr::get(mesh, *dims).withPartial(partialAxes, partialKind);
     // Keep the stream split only where it divides the result's local dim.
     if (auto stream = streamSplitOf(rule.results[index], factors)) {
-      ShardingAttr streamed =
-          sharding.withStream(stream->first, stream->second);
+      ShardingAttr streamed = sharding.withStream(stream->first, stream->second,
+                                                  /*chunked=*/false);
       if (streamed.checkShape(type.getShape()).empty())
         sharding = streamed;
     }

@@ -3,7 +3,6 @@
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 
 #include "mlir/IR/DialectImplementation.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -32,13 +31,16 @@ static int64_t numPositions(ArrayRef<int64_t> shape) {
 //  (, contiguity = [true|false, ...])?>, the optional fields in any order.
 //===----------------------------------------------------------------------===//
 
-/// The layout attribute of `order` and `contiguity` in canonical form:
-/// row-major order and all-contiguous dims unstated, none when both are.
-static LayoutAttr getStatedLayout(MLIRContext *context, ArrayRef<int64_t> order,
+/// The layout attribute of `order` and `contiguity` for `rank` dims in
+/// canonical form: row-major order and all-contiguous dims unstated, none
+/// when both are. Lists of another length stay for the verifier to report.
+static LayoutAttr getStatedLayout(MLIRContext *context, int64_t rank,
+                                  ArrayRef<int64_t> order,
                                   ArrayRef<bool> contiguity) {
-  if (isIdentityOrder(order))
+  if (static_cast<int64_t>(order.size()) == rank && isIdentityOrder(order))
     order = {};
-  if (llvm::all_of(contiguity, [](bool c) { return c; }))
+  if (static_cast<int64_t>(contiguity.size()) == rank &&
+      llvm::all_of(contiguity, [](bool c) { return c; }))
     contiguity = {};
   if (order.empty() && contiguity.empty())
     return {};
@@ -134,9 +136,8 @@ static ParseResult parseStream(AsmParser &parser, StreamAttr &stream) {
                  << "stream split on two dims (" << stream.getDim() << " and "
                  << dim << "); at most one dim can be stream-split";
         bool chunked = succeeded(parser.parseOptionalKeyword("chunked"));
-        stream = parser.getChecked<StreamAttr>(loc, parser.getContext(), dim,
-                                               chunks, chunked);
-        return success(static_cast<bool>(stream));
+        stream = StreamAttr::get(parser.getContext(), dim, chunks, chunked);
+        return success();
       });
 }
 
@@ -157,8 +158,10 @@ static ParseResult parseContiguity(AsmParser &parser,
       });
 }
 
-static ParseResult parseShardingFields(AsmParser &parser, PartialAttr &partial,
-                                       StreamAttr &stream, LayoutAttr &layout) {
+static ParseResult parseShardingFields(AsmParser &parser,
+                                       ArrayRef<DenseI64ArrayAttr> dims,
+                                       PartialAttr &partial, StreamAttr &stream,
+                                       LayoutAttr &layout) {
   SmallVector<int64_t> order;
   SmallVector<bool> contiguity;
   llvm::StringSet<> seen;
@@ -186,12 +189,14 @@ static ParseResult parseShardingFields(AsmParser &parser, PartialAttr &partial,
     if (failed(result))
       return failure();
   }
-  layout = getStatedLayout(parser.getContext(), order, contiguity);
+  layout = getStatedLayout(parser.getContext(), dims.size(), order, contiguity);
   return success();
 }
 
-static void printShardingFields(AsmPrinter &printer, PartialAttr partial,
-                                StreamAttr stream, LayoutAttr layout) {
+static void printShardingFields(AsmPrinter &printer,
+                                ArrayRef<DenseI64ArrayAttr> /*dims*/,
+                                PartialAttr partial, StreamAttr stream,
+                                LayoutAttr layout) {
   if (partial) {
     printer << ", partial = {";
     llvm::interleaveComma(partial.getAxes(), printer, [&](int64_t axis) {
@@ -374,24 +379,12 @@ LogicalResult PartialAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult StreamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t dim, int64_t chunks, bool) {
-  if (chunks < 1)
-    return emitError() << "stream split of dim " << dim << " into " << chunks
-                       << " chunks; need at least 1";
-  return success();
-}
-
 LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> order,
                                  ArrayRef<bool> contiguity) {
   if (order.empty() && contiguity.empty())
     return emitError() << "a layout stating neither order nor contiguity; "
                           "omit it";
-  if (!order.empty() && isIdentityOrder(order))
-    return emitError() << "the identity order is the default; omit it";
-  if (!contiguity.empty() && llvm::all_of(contiguity, [](bool c) { return c; }))
-    return emitError() << "all-true contiguity is the default; omit it";
   return success();
 }
 
@@ -424,10 +417,18 @@ LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       if (failed(claim(axis, "the partial state")))
         return failure();
 
+  // The parts' rules that depend on the rank or come first in the text are
+  // checked here, in the order the fields are written.
   int64_t rank = dims.size();
-  if (stream && (stream.getDim() < 0 || stream.getDim() >= rank))
-    return emitError() << "stream split of dim " << stream.getDim()
-                       << ", but the sharding has " << rank << " dims";
+  if (stream) {
+    if (stream.getDim() < 0 || stream.getDim() >= rank)
+      return emitError() << "stream split of dim " << stream.getDim()
+                         << ", but the sharding has " << rank << " dims";
+    if (stream.getChunks() < 1)
+      return emitError() << "stream split of dim " << stream.getDim()
+                         << " into " << stream.getChunks()
+                         << " chunks; need at least 1";
+  }
   if (!layout)
     return success();
   ArrayRef<int64_t> order = layout.getOrder();
@@ -446,11 +447,15 @@ LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       llvm::interleaveComma(order, diag);
       return diag << "] is not a permutation of the " << rank << " dims";
     }
+    if (isIdentityOrder(order))
+      return emitError() << "the identity order is the default; omit it";
   }
   ArrayRef<bool> contiguity = layout.getContiguity();
   if (!contiguity.empty() && static_cast<int64_t>(contiguity.size()) != rank)
     return emitError() << "contiguity has " << contiguity.size()
                        << " entries for " << rank << " dims";
+  if (!contiguity.empty() && llvm::all_of(contiguity, [](bool c) { return c; }))
+    return emitError() << "all-true contiguity is the default; omit it";
   return success();
 }
 
@@ -564,7 +569,7 @@ ShardingAttr ShardingAttr::withStream(std::optional<int64_t> dim,
 ShardingAttr ShardingAttr::withLayout(ArrayRef<int64_t> order,
                                       ArrayRef<bool> contiguity) const {
   return get(getContext(), getMesh(), getDims(), getPartial(), getStream(),
-             getStatedLayout(getContext(), order, contiguity));
+             getStatedLayout(getContext(), getRank(), order, contiguity));
 }
 
 ShardingAttr ShardingAttr::withoutAxis(int64_t axis) const {

@@ -110,11 +110,6 @@ MemRefType mlir::fuser::getLocalBufferType(RankedTensorType type) {
       StridedLayoutAttr::get(type.getContext(), offset, strides));
 }
 
-ShardingAttr mlir::fuser::withLayout(ShardingAttr sharding,
-                                     const Layout &layout) {
-  return sharding.withLayout(layout.order, layout.contiguity);
-}
-
 bool mlir::fuser::hasUnstatedLayout(Value value) {
   ShardingAttr sharding = getSharding(value);
   if (!sharding || sharding.statesLayout())

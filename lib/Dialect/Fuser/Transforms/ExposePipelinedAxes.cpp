@@ -226,7 +226,7 @@ struct Exposure {
     auto exposed =
         ShardingAttr::get(sharding.getMesh(), axes, sharding.getPartial())
             .withStream(chunks ? std::optional<int64_t>(dim + 1) : std::nullopt,
-                        chunks);
+                        chunks, /*chunked=*/false);
     return RankedTensorType::get(shape, type.getElementType(), exposed);
   }
 };

@@ -106,7 +106,8 @@ void OrderInference::visit(ShardingRuleOpInterface op) {
     layout.contiguity.assign(layout.order.size(), true);
     inferred[result] = layout;
     result.setType(cast<RankedTensorType>(result.getType())
-                       .cloneWithEncoding(withLayout(sharding, layout)));
+                       .cloneWithEncoding(sharding.withLayout(
+                           layout.order, layout.contiguity)));
   }
 }
 

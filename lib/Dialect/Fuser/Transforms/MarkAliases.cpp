@@ -55,7 +55,8 @@ void AliasMarking::materializeViewLayouts() {
     if (!alias || !sharding || !hasUnstatedLayout(result))
       return;
     result.setType(cast<RankedTensorType>(result.getType())
-                       .cloneWithEncoding(withLayout(sharding, alias->layout)));
+                       .cloneWithEncoding(sharding.withLayout(
+                           alias->layout.order, alias->layout.contiguity)));
   });
   updateFunctionType(function);
 }

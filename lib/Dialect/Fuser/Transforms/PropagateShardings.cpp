@@ -177,9 +177,9 @@ bool Propagation::backward(ShardingRuleOpInterface op) {
     // splits, not mesh-axis splits.
     if (isFunctionArgument(operand))
       dims->assign(dims->size(), {});
-    changed |= refine(
-        operand,
-        ShardingAttr::get(mesh, *dims).withStream(streamDim, streamChunks));
+    changed |= refine(operand, ShardingAttr::get(mesh, *dims)
+                                   .withStream(streamDim, streamChunks,
+                                               /*chunked=*/false));
   }
   return changed;
 }

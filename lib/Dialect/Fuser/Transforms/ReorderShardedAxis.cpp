@@ -15,7 +15,8 @@ using namespace mlir::fuser;
 
 static RankedTensorType withLayoutType(Type type, const Layout &layout) {
   auto tensor = cast<RankedTensorType>(type);
-  return tensor.cloneWithEncoding(withLayout(getSharding(tensor), layout));
+  return tensor.cloneWithEncoding(
+      getSharding(tensor).withLayout(layout.order, layout.contiguity));
 }
 
 /// Whether `value`, laid out as its sharding says, serves `comm`; if not,

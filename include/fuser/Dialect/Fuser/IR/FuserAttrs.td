@@ -113,7 +113,8 @@ def Fuser_StreamAttr : Fuser_ShardingPart<"Stream"> {
     Part of a `#fuser.sharding`: dim `dim` of each rank's local piece is
     processed in `chunks` chunks, so that communication of one chunk
     overlaps computation on another. `chunked` (decided by layout
-    finalization) means the buffer holds only the current chunk.
+    finalization) means the buffer holds only the current chunk. The
+    sharding checks that `dim` is one of its dims and `chunks` at least 1.
 
     Written inside a sharding as `stream = {1 : 4}` or
     `stream = {1 : 4 chunked}`.
@@ -123,7 +124,6 @@ def Fuser_StreamAttr : Fuser_ShardingPart<"Stream"> {
     "int64_t":$chunks,
     "bool":$chunked
   );
-  let genVerifyDecl = 1;
 }
 
 def Fuser_LayoutAttr : Fuser_ShardingPart<"Layout"> {
@@ -134,7 +134,8 @@ def Fuser_LayoutAttr : Fuser_ShardingPart<"Layout"> {
     `contiguity` says per allocated dim (in that order) whether it is
     contiguous with the next inner one (all contiguous when empty). Only
     what differs from those defaults is stored: a row-major, contiguous
-    buffer has no `LayoutAttr`.
+    buffer has no `LayoutAttr`. The sharding checks both lists against
+    its rank.
 
     Written inside a sharding as `order = [1, 0]` and
     `contiguity = [true, false]`.
@@ -189,7 +190,7 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
   );
   let assemblyFormat = [{
     `<` custom<Mesh>($mesh) `,` custom<DimAxes>($dims) ``
-    custom<ShardingFields>($partial, $stream, $layout) `>`
+    custom<ShardingFields>(ref($dims), $partial, $stream, $layout) `>`
   }];
   let genVerifyDecl = 1;
   // Without a mesh there is no context to build in; getChecked reports that.
@@ -271,7 +272,7 @@ def Fuser_ShardingAttr : Fuser_Attr<"Sharding", "sharding",
     ShardingAttr withMesh(MeshAttr mesh) const;
     /// Same sharding with the stream split replaced (none without a dim).
     ShardingAttr withStream(::std::optional<int64_t> dim, int64_t chunks,
-                            bool chunked = false) const;
+                            bool chunked) const;
     /// Same sharding with the layout replaced; row-major order and
     /// all-contiguous dims are left unstated.
     ShardingAttr withLayout(::llvm::ArrayRef<int64_t> order,

@@ -62,9 +62,6 @@ bool servesChunkwiseCommunication(const Layout &current,
 /// a dynamic stride, as have all dims outside it, and a dynamic offset.
 MemRefType getLocalBufferType(RankedTensorType type);
 
-/// `sharding` with its order and contiguity replaced by `layout`.
-ShardingAttr withLayout(ShardingAttr sharding, const Layout &layout);
-
 /// Whether a value has a sharding that states no layout and is not a
 /// function argument (whose layout is the caller's). Such a value is
 /// row-major until a pass chooses otherwise.
