@@ -1,0 +1,163 @@
+// Whether a small kernel that needs SMs (as NCCL's collective kernels do)
+// issued on one stream right after a GEMM on another runs beside the GEMM
+// or only once the GEMM's blocks have been dispatched: the question behind
+// the collective pipeline's small overlap (bench/results/
+// 2026-11-24-final-on-2xh200.md), where chunk i's GEMM and chunk i+1's
+// collective become ready together. Times the kernel and the GEMM alone,
+// then released together by one event in either issue order, and with the
+// kernel on a high-priority stream. The kernel copies 16 MiB (one rank's
+// chunk of the 4096x8192x8192 AllGather+GEMM at S = 2) with a fixed number
+// of blocks, as NCCL runs a collective on a few channels.
+//
+//   nvcc -arch=sm_90 -O2 kernel_beside_gemm.cu -lcublas -o kernel_beside_gemm
+//   ./kernel_beside_gemm
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    if (int status = int(call)) {                                              \
+      std::printf("%s failed with %d (line %d)\n", #call, status, __LINE__);   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace {
+cublasHandle_t handle;
+constexpr int kCopyBlocks = 16;
+constexpr size_t kCopyBytes = size_t(16) << 20;
+
+/// Row-major bf16 C[m, n] = A[m, k] B[k, n].
+void gemm(cudaStream_t stream, int m, int n, int k, const void *a,
+          const void *b, void *c) {
+  float one = 1, zero = 0;
+  CHECK(cublasSetStream(handle, stream));
+  CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b,
+                     CUDA_R_16BF, n, a, CUDA_R_16BF, k, &zero, c, CUDA_R_16BF,
+                     n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+__global__ void copyOnSMs(int4 *to, const int4 *from, size_t count) {
+  for (size_t index = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+       index < count; index += size_t(gridDim.x) * blockDim.x)
+    to[index] = from[index];
+}
+
+void copyKernel(cudaStream_t stream, void *to, const void *from) {
+  copyOnSMs<<<kCopyBlocks, 512, 0, stream>>>(
+      static_cast<int4 *>(to), static_cast<const int4 *>(from),
+      kCopyBytes / sizeof(int4));
+  CHECK(cudaGetLastError());
+}
+
+float median(std::vector<float> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+enum class Case { GemmAlone, KernelAlone, KernelFirst, GemmFirst, GemmFirstUrgent };
+const char *describe(Case scenario) {
+  switch (scenario) {
+  case Case::GemmAlone:
+    return "gemm alone";
+  case Case::KernelAlone:
+    return "kernel alone";
+  case Case::KernelFirst:
+    return "kernel issued first, gemm beside";
+  case Case::GemmFirst:
+    return "gemm issued first, kernel beside";
+  case Case::GemmFirstUrgent:
+    return "gemm first, kernel on a high-priority stream";
+  }
+  return "";
+}
+} // namespace
+
+int main() {
+  CHECK(cublasCreate(&handle));
+  cudaStream_t gemmStream, kernelStream, urgentStream;
+  CHECK(cudaStreamCreateWithFlags(&gemmStream, cudaStreamNonBlocking));
+  CHECK(cudaStreamCreateWithFlags(&kernelStream, cudaStreamNonBlocking));
+  int lowest, highest;
+  CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+  CHECK(cudaStreamCreateWithPriority(&urgentStream, cudaStreamNonBlocking,
+                                     highest));
+  void *source, *target;
+  CHECK(cudaMalloc(&source, kCopyBytes));
+  CHECK(cudaMalloc(&target, kCopyBytes));
+  CHECK(cudaMemset(source, 0, kCopyBytes));
+  struct Shape {
+    int m, n, k;
+  };
+  for (Shape shape : {Shape{2048, 8192, 8192}, Shape{8192, 8192, 8192},
+                      Shape{16384, 8192, 8192}}) {
+    size_t aBytes = size_t(shape.m) * shape.k * 2;
+    size_t bBytes = size_t(shape.k) * shape.n * 2;
+    void *a, *b, *c;
+    CHECK(cudaMalloc(&a, aBytes));
+    CHECK(cudaMalloc(&b, bBytes));
+    CHECK(cudaMalloc(&c, size_t(shape.m) * shape.n * 2));
+    CHECK(cudaMemset(a, 0, aBytes));
+    CHECK(cudaMemset(b, 0, bBytes));
+    cudaEvent_t start, kernelEnd, gemmEnd;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&kernelEnd));
+    CHECK(cudaEventCreate(&gemmEnd));
+    std::printf("GEMM %dx%dx%d, copy kernel of %d blocks over 16 MiB "
+                "(median of 20, ms after the start)\n",
+                shape.m, shape.n, shape.k, kCopyBlocks);
+    for (int index = 0; index <= int(Case::GemmFirstUrgent); ++index) {
+      Case scenario = Case(index);
+      cudaStream_t stream =
+          scenario == Case::GemmFirstUrgent ? urgentStream : kernelStream;
+      auto runGemm = [&] {
+        gemm(gemmStream, shape.m, shape.n, shape.k, a, b, c);
+      };
+      std::vector<float> kernelEnds, gemmEnds;
+      for (int iteration = 0; iteration < 23; ++iteration) {
+        CHECK(cudaDeviceSynchronize());
+        CHECK(cudaEventRecord(start, gemmStream));
+        CHECK(cudaStreamWaitEvent(stream, start));
+        switch (scenario) {
+        case Case::GemmAlone:
+          runGemm();
+          break;
+        case Case::KernelAlone:
+          copyKernel(stream, target, source);
+          break;
+        case Case::KernelFirst:
+          copyKernel(stream, target, source);
+          runGemm();
+          break;
+        case Case::GemmFirst:
+        case Case::GemmFirstUrgent:
+          runGemm();
+          copyKernel(stream, target, source);
+          break;
+        }
+        CHECK(cudaEventRecord(kernelEnd, stream));
+        CHECK(cudaEventRecord(gemmEnd, gemmStream));
+        CHECK(cudaDeviceSynchronize());
+        // The first three are warm-up.
+        if (iteration < 3)
+          continue;
+        float kernelMs, gemmMs;
+        CHECK(cudaEventElapsedTime(&kernelMs, start, kernelEnd));
+        CHECK(cudaEventElapsedTime(&gemmMs, start, gemmEnd));
+        kernelEnds.push_back(kernelMs);
+        gemmEnds.push_back(gemmMs);
+      }
+      std::printf("  %-46s kernel ends %6.3f, gemm ends %6.3f\n",
+                  describe(scenario), median(kernelEnds), median(gemmEnds));
+    }
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
+  }
+  return 0;
+}
