@@ -10,35 +10,9 @@
 //
 //   nvcc -arch=sm_90 -O2 copy_beside_gemm.cu -lcublas -o copy_beside_gemm
 //   ./copy_beside_gemm
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    if (int status = int(call)) {                                              \
-      std::printf("%s failed with %d (line %d)\n", #call, status, __LINE__);   \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "beside_gemm.h"
 
 namespace {
-cublasHandle_t handle;
-
-/// Row-major bf16 C[m, n] = A[m, k] B[k, n].
-void gemm(cudaStream_t stream, int m, int n, int k, const void *a,
-          const void *b, void *c) {
-  float one = 1, zero = 0;
-  CHECK(cublasSetStream(handle, stream));
-  CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b,
-                     CUDA_R_16BF, n, a, CUDA_R_16BF, k, &zero, c, CUDA_R_16BF,
-                     n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-}
-
 void copy(cudaStream_t stream, void *to, const void *from, size_t bytes,
           bool preferCopyEngine) {
   if (!preferCopyEngine) {
@@ -53,11 +27,6 @@ void copy(cudaStream_t stream, void *to, const void *from, size_t bytes,
   const void *sources[] = {from};
   CHECK(cudaMemcpyBatchAsync(targets, sources, &bytes, 1, &attributes,
                              &attributeIndex, 1, stream));
-}
-
-float median(std::vector<float> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 enum class Case {
@@ -94,7 +63,6 @@ const char *describe(Case scenario) {
 } // namespace
 
 int main() {
-  CHECK(cublasCreate(&handle));
   cudaStream_t gemmStream, copyStream, urgentStream;
   CHECK(cudaStreamCreateWithFlags(&gemmStream, cudaStreamNonBlocking));
   CHECK(cudaStreamCreateWithFlags(&copyStream, cudaStreamNonBlocking));
@@ -102,6 +70,8 @@ int main() {
   CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
   CHECK(cudaStreamCreateWithPriority(&urgentStream, cudaStreamNonBlocking,
                                      highest));
+  cudaEvent_t urgentCopyEnd;
+  CHECK(cudaEventCreate(&urgentCopyEnd));
   struct Shape {
     int m, n, k;
   };
@@ -116,10 +86,6 @@ int main() {
     CHECK(cudaMalloc(&shared, blockBytes));
     CHECK(cudaMemset(block, 0, blockBytes));
     CHECK(cudaMemset(weight, 0, weightBytes));
-    cudaEvent_t start, copyEnd, gemmEnd;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&copyEnd));
-    CHECK(cudaEventCreate(&gemmEnd));
     std::printf("GEMM %dx%dx%d, copy %.0f MiB (median of 20, ms after "
                 "the start)\n",
                 shape.m, shape.n, shape.k, blockBytes / 1048576.0);
@@ -134,51 +100,37 @@ int main() {
       auto runCopy = [&](cudaStream_t stream) {
         copy(stream, shared, block, blockBytes, hinted);
       };
-      std::vector<float> copyEnds, gemmEnds;
-      for (int iteration = 0; iteration < 23; ++iteration) {
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaEventRecord(start, gemmStream));
-        CHECK(cudaStreamWaitEvent(copyStream, start));
-        switch (scenario) {
-        case Case::GemmAlone:
-          runGemm();
-          break;
-        case Case::CopyAlone:
-        case Case::CopyAloneHinted:
-          runCopy(copyStream);
-          break;
-        case Case::CopyFirst:
-        case Case::CopyFirstHinted:
-          runCopy(copyStream);
-          runGemm();
-          break;
-        case Case::GemmFirst:
-        case Case::GemmFirstHinted:
-          runGemm();
-          runCopy(copyStream);
-          break;
-        case Case::CopyFirstUrgent:
-          CHECK(cudaStreamWaitEvent(urgentStream, start));
-          runCopy(urgentStream);
-          CHECK(cudaEventRecord(copyEnd, urgentStream));
-          CHECK(cudaStreamWaitEvent(copyStream, copyEnd));
-          runGemm();
-          break;
-        }
-        CHECK(cudaEventRecord(copyEnd, copyStream));
-        CHECK(cudaEventRecord(gemmEnd, gemmStream));
-        CHECK(cudaDeviceSynchronize());
-        // The first three are warm-up.
-        if (iteration < 3)
-          continue;
-        float copyMs, gemmMs;
-        CHECK(cudaEventElapsedTime(&copyMs, start, copyEnd));
-        CHECK(cudaEventElapsedTime(&gemmMs, start, gemmEnd));
-        copyEnds.push_back(copyMs);
-        gemmEnds.push_back(gemmMs);
-      }
+      EndTimes ends = timeBesideGemm(
+          gemmStream, copyStream, [&](cudaEvent_t start) {
+            switch (scenario) {
+            case Case::GemmAlone:
+              runGemm();
+              break;
+            case Case::CopyAlone:
+            case Case::CopyAloneHinted:
+              runCopy(copyStream);
+              break;
+            case Case::CopyFirst:
+            case Case::CopyFirstHinted:
+              runCopy(copyStream);
+              runGemm();
+              break;
+            case Case::GemmFirst:
+            case Case::GemmFirstHinted:
+              runGemm();
+              runCopy(copyStream);
+              break;
+            case Case::CopyFirstUrgent:
+              CHECK(cudaStreamWaitEvent(urgentStream, start));
+              runCopy(urgentStream);
+              CHECK(cudaEventRecord(urgentCopyEnd, urgentStream));
+              CHECK(cudaStreamWaitEvent(copyStream, urgentCopyEnd));
+              runGemm();
+              break;
+            }
+          });
       std::printf("  %-40s copy ends %6.3f, gemm ends %6.3f\n",
-                  describe(scenario), median(copyEnds), median(gemmEnds));
+                  describe(scenario), ends.beside, ends.gemm);
     }
     CHECK(cudaFree(block));
     CHECK(cudaFree(weight));

@@ -11,36 +11,11 @@
 //
 //   nvcc -arch=sm_90 -O2 kernel_beside_gemm.cu -lcublas -o kernel_beside_gemm
 //   ./kernel_beside_gemm
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    if (int status = int(call)) {                                              \
-      std::printf("%s failed with %d (line %d)\n", #call, status, __LINE__);   \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "beside_gemm.h"
 
 namespace {
-cublasHandle_t handle;
 constexpr int kCopyBlocks = 16;
 constexpr size_t kCopyBytes = size_t(16) << 20;
-
-/// Row-major bf16 C[m, n] = A[m, k] B[k, n].
-void gemm(cudaStream_t stream, int m, int n, int k, const void *a,
-          const void *b, void *c) {
-  float one = 1, zero = 0;
-  CHECK(cublasSetStream(handle, stream));
-  CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b,
-                     CUDA_R_16BF, n, a, CUDA_R_16BF, k, &zero, c, CUDA_R_16BF,
-                     n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-}
 
 __global__ void copyOnSMs(int4 *to, const int4 *from, size_t count) {
   for (size_t index = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
@@ -53,11 +28,6 @@ void copyKernel(cudaStream_t stream, void *to, const void *from) {
       static_cast<int4 *>(to), static_cast<const int4 *>(from),
       kCopyBytes / sizeof(int4));
   CHECK(cudaGetLastError());
-}
-
-float median(std::vector<float> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 enum class Case { GemmAlone, KernelAlone, KernelFirst, GemmFirst, GemmFirstUrgent };
@@ -79,7 +49,6 @@ const char *describe(Case scenario) {
 } // namespace
 
 int main() {
-  CHECK(cublasCreate(&handle));
   cudaStream_t gemmStream, kernelStream, urgentStream;
   CHECK(cudaStreamCreateWithFlags(&gemmStream, cudaStreamNonBlocking));
   CHECK(cudaStreamCreateWithFlags(&kernelStream, cudaStreamNonBlocking));
@@ -104,10 +73,6 @@ int main() {
     CHECK(cudaMalloc(&c, size_t(shape.m) * shape.n * 2));
     CHECK(cudaMemset(a, 0, aBytes));
     CHECK(cudaMemset(b, 0, bBytes));
-    cudaEvent_t start, kernelEnd, gemmEnd;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&kernelEnd));
-    CHECK(cudaEventCreate(&gemmEnd));
     std::printf("GEMM %dx%dx%d, copy kernel of %d blocks over 16 MiB "
                 "(median of 20, ms after the start)\n",
                 shape.m, shape.n, shape.k, kCopyBlocks);
@@ -118,11 +83,7 @@ int main() {
       auto runGemm = [&] {
         gemm(gemmStream, shape.m, shape.n, shape.k, a, b, c);
       };
-      std::vector<float> kernelEnds, gemmEnds;
-      for (int iteration = 0; iteration < 23; ++iteration) {
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaEventRecord(start, gemmStream));
-        CHECK(cudaStreamWaitEvent(stream, start));
+      EndTimes ends = timeBesideGemm(gemmStream, stream, [&](cudaEvent_t) {
         switch (scenario) {
         case Case::GemmAlone:
           runGemm();
@@ -140,20 +101,9 @@ int main() {
           copyKernel(stream, target, source);
           break;
         }
-        CHECK(cudaEventRecord(kernelEnd, stream));
-        CHECK(cudaEventRecord(gemmEnd, gemmStream));
-        CHECK(cudaDeviceSynchronize());
-        // The first three are warm-up.
-        if (iteration < 3)
-          continue;
-        float kernelMs, gemmMs;
-        CHECK(cudaEventElapsedTime(&kernelMs, start, kernelEnd));
-        CHECK(cudaEventElapsedTime(&gemmMs, start, gemmEnd));
-        kernelEnds.push_back(kernelMs);
-        gemmEnds.push_back(gemmMs);
-      }
+      });
       std::printf("  %-46s kernel ends %6.3f, gemm ends %6.3f\n",
-                  describe(scenario), median(kernelEnds), median(gemmEnds));
+                  describe(scenario), ends.beside, ends.gemm);
     }
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
