@@ -252,6 +252,8 @@ public:
   MatmulEngine &getMatmulEngine();
   /// Counts a device allocation made outside the pool (workspaces).
   void countDeviceAllocation() { ++deviceAllocations; }
+  /// Whether a CUDA graph is being captured (fuser_graph_begin_capture).
+  bool isCapturing() const { return capture != nullptr; }
 
   /// While a graph is captured, fails with "<op>: <call> cannot be captured
   /// into a CUDA graph: <reason>"; FUSER_OK otherwise. What cannot be

@@ -126,7 +126,8 @@ std::string describeKey(const MatmulKey &key) {
 } // namespace
 
 FuserStatus MatmulEngine::getPlan(const MatmulKey &key, const void *bias,
-                                  const char *op, Plan *&plan) {
+                                  const Operands &operands, const char *op,
+                                  Plan *&plan) {
   auto found = plans.find(key);
   if (found != plans.end()) {
     plan = found->second.get();
@@ -196,7 +197,7 @@ FuserStatus MatmulEngine::getPlan(const MatmulKey &key, const void *bias,
   if (checkCublas(cublasLtMatmulPreferenceCreate(&preference), op,
                   "cublasLtMatmulPreferenceCreate"))
     return FUSER_FAILED;
-  cublasLtMatmulHeuristicResult_t result = {};
+  cublasLtMatmulHeuristicResult_t candidates[kMatmulCandidates] = {};
   int count = 0;
   cublasStatus_t status =
       setPreference(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
@@ -211,14 +212,21 @@ FuserStatus MatmulEngine::getPlan(const MatmulKey &key, const void *bias,
   if (status == CUBLAS_STATUS_SUCCESS)
     status = cublasLtMatmulAlgoGetHeuristic(
         handle, created->desc, created->a, created->b, created->d, created->d,
-        preference, 1, &result, &count);
+        preference, kMatmulCandidates, candidates, &count);
   cublasLtMatmulPreferenceDestroy(preference);
   if (checkCublas(status, op, "cublasLtMatmulAlgoGetHeuristic"))
     return FUSER_FAILED;
-  if (count < 1 || result.state != CUBLAS_STATUS_SUCCESS)
+  // Results come best first; a failed one ends the usable ones.
+  int usable = 0;
+  while (usable < count && candidates[usable].state == CUBLAS_STATUS_SUCCESS)
+    ++usable;
+  if (usable == 0)
     return fail(std::string(op) + ": cuBLASLt has no algorithm for " +
                 describeKey(key));
-  created->algo = result.algo;
+  int chosen = 0;
+  if (chooseCandidate(key, *created, candidates, usable, operands, op, chosen))
+    return FUSER_FAILED;
+  created->algo = candidates[chosen].algo;
   plan = created.get();
   plans.emplace(key, std::move(created));
   return FUSER_OK;
@@ -247,24 +255,19 @@ FuserStatus MatmulEngine::run(const MatmulKey &key, const void *a,
                               cudaStream_t stream, const char *op) {
   Plan *plan = nullptr;
   void *workspace = nullptr;
-  if (getPlan(key, bias, op, plan) || getWorkspace(stream, op, workspace))
+  if (getWorkspace(stream, op, workspace) ||
+      getPlan(key, bias, {a, b, stream, workspace}, op, plan))
     return FUSER_FAILED;
   if (key.bias &&
       checkCublas(setDesc(plan->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias),
                   op, "cublasLtMatmulDescSetAttribute"))
     return FUSER_FAILED;
-  float alphaFloat = 1, betaFloat = key.accumulate ? 1 : 0;
-  double alphaDouble = 1, betaDouble = key.accumulate ? 1 : 0;
-  bool doubles = key.dataType == CUDA_R_64F;
-  const void *alpha = doubles ? static_cast<const void *>(&alphaDouble)
-                              : static_cast<const void *>(&alphaFloat);
-  const void *beta = doubles ? static_cast<const void *>(&betaDouble)
-                             : static_cast<const void *>(&betaFloat);
+  MatmulScalars scalars(key);
   // C is D (cuBLASLt computes in place when their layouts are the same); it
   // is read only when accumulating.
-  return checkCublas(cublasLtMatmul(handle, plan->desc, alpha, a, plan->a, b,
-                                    plan->b, beta, d, plan->d, d, plan->d,
-                                    &plan->algo, workspace,
+  return checkCublas(cublasLtMatmul(handle, plan->desc, scalars.alpha(), a,
+                                    plan->a, b, plan->b, scalars.beta(), d,
+                                    plan->d, d, plan->d, &plan->algo, workspace,
                                     kMatmulWorkspaceBytes, stream),
                      op, "cublasLtMatmul");
 }

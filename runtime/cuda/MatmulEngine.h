@@ -4,8 +4,10 @@
 // cuBLASLt handle, one workspace per stream that ran a product (allocated
 // once, so that steady-state executions allocate nothing; one per stream
 // because products on different streams may run at the same time), and
-// for each problem the descriptors and the algorithm cuBLASLt's heuristic
-// chose, so that a repeated product queries nothing.
+// for each problem the descriptors and its algorithm, so that a repeated
+// product queries nothing. The algorithm is the fastest of cuBLASLt's
+// first heuristic results, timed once on the problem's first call
+// (MatmulTuning.cpp): the heuristic's own first choice is often not.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_RUNTIME_CUDA_MATMULENGINE_H
@@ -23,6 +25,8 @@ namespace fuser::runtime::cuda {
 /// Bytes of each stream's cuBLASLt workspace (what Hopper's kernels ask
 /// for at most).
 constexpr size_t kMatmulWorkspaceBytes = size_t(32) << 20;
+/// How many of cuBLASLt's heuristic results a problem's first call times.
+constexpr int kMatmulCandidates = 8;
 
 /// One cuBLASLt problem, column-major as cuBLASLt sees it:
 /// D [m, n] = activation(op(A) [m, k] * op(B) [k, n] (+ bias[i] on row i
@@ -53,6 +57,26 @@ struct MatmulKey {
   bool operator<(const MatmulKey &other) const { return tie() < other.tie(); }
 };
 
+/// alpha = 1 and beta = 1 when accumulating (else 0), in the scale type
+/// of a key's products.
+class MatmulScalars {
+public:
+  explicit MatmulScalars(const MatmulKey &key);
+  const void *alpha() const;
+  const void *beta() const;
+
+private:
+  bool inDoubles;
+  float floats[2];
+  double doubles[2];
+};
+
+/// What FUSER_MATMUL_TUNING says when a problem is planned: unset or "on"
+/// times the candidates, "off" takes cuBLASLt's first choice (the same
+/// algorithm on every rank and in every run, so the same bits).
+enum class MatmulTuning { On, Off, Invalid };
+MatmulTuning getMatmulTuning();
+
 class MatmulEngine {
 public:
   explicit MatmulEngine(CudaBackend &backend);
@@ -76,11 +100,26 @@ public:
     ~Plan();
   };
 
+  /// The operands of one call, for timing the candidates of its plan.
+  struct Operands {
+    const void *a, *b;
+    cudaStream_t stream;
+    void *workspace;
+  };
+
 private:
-  FuserStatus getPlan(const MatmulKey &key, const void *bias, const char *op,
-                      Plan *&plan);
+  FuserStatus getPlan(const MatmulKey &key, const void *bias,
+                      const Operands &operands, const char *op, Plan *&plan);
   FuserStatus getWorkspace(cudaStream_t stream, const char *op,
                            void *&workspace);
+  /// The index of the fastest of `candidates` for `plan` (0 when there is
+  /// one, tuning is off, a graph is captured, or memory is short);
+  /// FUSER_FAILED when FUSER_MATMUL_TUNING is neither on nor off, or a
+  /// timing fails.
+  FuserStatus chooseCandidate(const MatmulKey &key, const Plan &plan,
+                              const cublasLtMatmulHeuristicResult_t *candidates,
+                              int count, const Operands &operands,
+                              const char *op, int &chosen);
 
   CudaBackend &backend;
   cublasLtHandle_t handle = nullptr;

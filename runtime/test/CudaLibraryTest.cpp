@@ -283,6 +283,42 @@ TEST_F(CudaLibrary, ProductsAccumulateIntoTheOutput) {
                                 linearCall(true));
 }
 
+TEST_F(CudaLibrary, TimingTheCandidatesLeavesTheOutputAlone) {
+  // A problem large enough for cuBLASLt to offer several algorithms: its
+  // first call times them into a scratch output, so what the product
+  // accumulates into is added to once, with tuning on and off (each
+  // setting plans a problem of its own shape). At this size cuBLASLt's
+  // algorithms may split k and add the parts in bf16, so the sums agree
+  // within a few bf16 steps; a product added twice would not.
+  for (const char *tuning : {"on", "off"}) {
+    SCOPED_TRACE(std::string("FUSER_MATMUL_TUNING=") + tuning);
+    ASSERT_EQ(setenv("FUSER_MATMUL_TUNING", tuning, 1), 0);
+    int64_t rows = tuning[1] == 'n' ? 512 : 640;
+    HostTensor lhs({rows, 512}, FUSER_BF16), rhs({512, 384}, FUSER_BF16),
+        out({rows, 384}, FUSER_BF16);
+    lhs.fillQuarters(40);
+    rhs.fillQuarters(41);
+    out.fillQuarters(42);
+    expectBackendsAgree<uint16_t>({&lhs, &rhs, &out}, 2, matmulCall(true),
+                                  /*tolerance=*/1.0 / 64);
+  }
+  unsetenv("FUSER_MATMUL_TUNING");
+}
+
+TEST_F(CudaLibrary, AnUnknownTuningSettingIsReported) {
+  ASSERT_EQ(setenv("FUSER_MATMUL_TUNING", "fastest", 1), 0);
+  DeviceTensor<uint16_t> lhs({768, 256}, FUSER_BF16),
+      rhs({256, 128}, FUSER_BF16), out({768, 128}, FUSER_BF16);
+  FuserStatus status = fuser_matmul(lhs.view(), rhs.view(), out.view(), 0,
+                                    FUSER_ACTIVATION_NONE);
+  unsetenv("FUSER_MATMUL_TUNING");
+  ASSERT_EQ(status, FUSER_FAILED);
+  EXPECT_NE(std::string(fuser_last_error())
+                .find("FUSER_MATMUL_TUNING is 'fastest'; it takes 'on'"),
+            std::string::npos)
+      << fuser_last_error();
+}
+
 TEST_F(CudaLibrary, ActivationsInTheEpilogue) {
   // cuBLASLt's GELU and RELU epilogues against the host's formulas: gelu
   // rounds differently from the host's tanh (a few ulps of bf16), relu

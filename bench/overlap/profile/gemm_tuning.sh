@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# On a GPU machine, after scripts/run-gpu-tests.sh built fuser-exec: the
+# runtime's bf16 products (gemms.mlir, compiled with fuser-compile
+# --target=cuda) with cuBLASLt's first heuristic choice
+# (FUSER_MATMUL_TUNING=off) and with the fastest of its first candidates
+# (on, the default), each program's two runs back to back, then torch.mm at
+# the same sizes. Each of ours: fuser-exec --time on one rank, a warm-up
+# execution (where the plan is made) and 30 timed, the median. Prints one
+# line per run.
+# Usage: bench/overlap/profile/gemm_tuning.sh <gemms.so> <build-dir>
+set -euo pipefail
+[ $# -eq 2 ] || { sed -n '2,10p' "$0"; exit 2; }
+library=$1 build=$2
+here=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+programs=$(sed -n 's/^func\.func @\(matmul_[0-9x]*\).*/\1/p' "$here/gemms.mlir")
+for program in $programs; do
+  for tuning in off on; do
+    output=$(FUSER_MATMUL_TUNING=$tuning timeout 300 mpirun --allow-run-as-root \
+      -np 1 -x FUSER_MATMUL_TUNING -x LD_LIBRARY_PATH "$build/bin/fuser-exec" \
+      "$library" --program "$program" --iterations 31 --time 2>&1) || true
+    timing=$(echo "$output" | sed -n \
+      's/^fuser-exec: timing .* \(median_us=[0-9.]* min_us=[0-9.]* max_us=[0-9.]*\).*/\1/p' |
+      head -n1)
+    echo "ours tuning=$tuning $program ${timing:-failed: $(echo "$output" | tail -n1)}"
+  done
+done
+python3 "$here/torch_mm.py" $programs

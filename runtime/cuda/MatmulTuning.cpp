@@ -1,0 +1,160 @@
+//===- MatmulTuning.cpp - the fastest of cuBLASLt's candidates ------------===//
+//
+// cuBLASLt's heuristic ranks its algorithms without running them, and its
+// first is often not the fastest: on an H200, the runtime's bf16 products
+// of 8192 to 16384 rows ran 2-12% faster with the fastest of the first 8
+// (bench/results/2026-11-24-gemm-tuning-on-h200.md). So a problem's
+// first call times the heuristic's first kMatmulCandidates results on the
+// call's own operands and stream and keeps the fastest. The candidates
+// write into a scratch output: the call's output may hold what it
+// accumulates into, and is the call's to write, in stream order. The
+// host waits for the timings (bounded by the runtime's timeout): every
+// rank issues its signals and collectives in the same order, so what the
+// stream waits for before the product was issued by every peer before its
+// own first call of the product.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Internal.h"
+#include "CudaBackend.h"
+#include "MatmulEngine.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+using namespace fuser::runtime;
+using namespace fuser::runtime::cuda;
+
+MatmulScalars::MatmulScalars(const MatmulKey &key)
+    : inDoubles(key.dataType == CUDA_R_64F), floats{1, key.accumulate ? 1.0f
+                                                                      : 0.0f},
+      doubles{1, key.accumulate ? 1.0 : 0.0} {}
+
+const void *MatmulScalars::alpha() const {
+  return inDoubles ? static_cast<const void *>(&doubles[0])
+                   : static_cast<const void *>(&floats[0]);
+}
+
+const void *MatmulScalars::beta() const {
+  return inDoubles ? static_cast<const void *>(&doubles[1])
+                   : static_cast<const void *>(&floats[1]);
+}
+
+MatmulTuning cuda::getMatmulTuning() {
+  const char *value = std::getenv("FUSER_MATMUL_TUNING");
+  if (!value || !std::strcmp(value, "on"))
+    return MatmulTuning::On;
+  if (!std::strcmp(value, "off"))
+    return MatmulTuning::Off;
+  return MatmulTuning::Invalid;
+}
+
+namespace {
+/// Calls of each candidate timed (after one untimed call).
+constexpr int kTimedCalls = 3;
+
+int64_t getElementBytes(int32_t dataType) {
+  switch (dataType) {
+  case CUDA_R_64F:
+    return 8;
+  case CUDA_R_32F:
+    return 4;
+  default:
+    return 2;
+  }
+}
+
+/// Bytes from the first to past the last element of the key's output.
+int64_t getOutputSpanBytes(const MatmulKey &key) {
+  return getElementBytes(key.dataType) *
+         (int64_t(key.batchCount - 1) * key.batchStrideD +
+          (key.n - 1) * key.ldd + key.m);
+}
+
+/// Two timing events and a scratch output from the backend's pool (freed
+/// in stream order), released however timing ends.
+struct TimingResources {
+  CudaBackend &backend;
+  cudaEvent_t start = nullptr, end = nullptr;
+  void *output = nullptr;
+  ~TimingResources() {
+    if (start)
+      cudaEventDestroy(start);
+    if (end)
+      cudaEventDestroy(end);
+    if (output)
+      backend.deallocate(output);
+  }
+};
+} // namespace
+
+FuserStatus
+MatmulEngine::chooseCandidate(const MatmulKey &key, const Plan &plan,
+                              const cublasLtMatmulHeuristicResult_t *candidates,
+                              int count, const Operands &operands,
+                              const char *op, int &chosen) {
+  chosen = 0;
+  MatmulTuning tuning = getMatmulTuning();
+  if (tuning == MatmulTuning::Invalid)
+    return fail(std::string(op) + ": FUSER_MATMUL_TUNING is '" +
+                std::getenv("FUSER_MATMUL_TUNING") +
+                "'; it takes 'on' (time cuBLASLt's first candidates once per "
+                "problem, the default) or 'off' (take cuBLASLt's first)");
+  // A capture cannot wait for the timings; the product runs as planned.
+  if (tuning == MatmulTuning::Off || count == 1 || backend.isCapturing())
+    return FUSER_OK;
+  // Too little memory to time beside the program's buffers: the
+  // heuristic's first choice is still a good one.
+  int64_t outputBytes = getOutputSpanBytes(key);
+  size_t freeBytes = 0, totalBytes = 0;
+  if (checkCuda(cudaMemGetInfo(&freeBytes, &totalBytes), op, "cudaMemGetInfo"))
+    return FUSER_FAILED;
+  if (uint64_t(outputBytes) + totalBytes / 16 > freeBytes)
+    return FUSER_OK;
+  TimingResources timing{backend};
+  timing.output = backend.allocate(outputBytes, FUSER_MEMORY_DEVICE,
+                                   /*zeroed=*/false);
+  if (!timing.output)
+    return FUSER_FAILED;
+  MatmulScalars scalars(key);
+  auto call = [&](int candidate) {
+    return cublasLtMatmul(handle, plan.desc, scalars.alpha(), operands.a,
+                          plan.a, operands.b, plan.b, scalars.beta(),
+                          timing.output, plan.d, timing.output, plan.d,
+                          &candidates[candidate].algo, operands.workspace,
+                          kMatmulWorkspaceBytes, operands.stream);
+  };
+  if (checkCuda(cudaEventCreate(&timing.start), op, "cudaEventCreate") ||
+      checkCuda(cudaEventCreate(&timing.end), op, "cudaEventCreate") ||
+      // What it accumulates into: zeros rather than whatever was there.
+      checkCuda(cudaMemsetAsync(timing.output, 0, outputBytes, operands.stream),
+                op, "cudaMemsetAsync"))
+    return FUSER_FAILED;
+  float fastest = std::numeric_limits<float>::infinity();
+  for (int candidate = 0; candidate < count; ++candidate) {
+    // A candidate cuBLASLt offered but cannot run is passed over.
+    if (call(candidate) != CUBLAS_STATUS_SUCCESS)
+      continue;
+    if (checkCuda(cudaEventRecord(timing.start, operands.stream), op,
+                  "cudaEventRecord"))
+      return FUSER_FAILED;
+    for (int timed = 0; timed < kTimedCalls; ++timed)
+      if (checkCublas(call(candidate), op, "cublasLtMatmul"))
+        return FUSER_FAILED;
+    cudaEvent_t end = timing.end;
+    float milliseconds = 0;
+    if (checkCuda(cudaEventRecord(end, operands.stream), op,
+                  "cudaEventRecord") ||
+        backend.awaitCompletion([end] { return cudaEventQuery(end); }, op,
+                                "cudaEventQuery") ||
+        checkCuda(cudaEventElapsedTime(&milliseconds, timing.start, end), op,
+                  "cudaEventElapsedTime"))
+      return FUSER_FAILED;
+    if (milliseconds < fastest) {
+      fastest = milliseconds;
+      chosen = candidate;
+    }
+  }
+  return FUSER_OK;
+}
