@@ -3,17 +3,17 @@
 # runtime's bf16 products (gemms.mlir, compiled with fuser-compile
 # --target=cuda) with cuBLASLt's first heuristic choice
 # (FUSER_MATMUL_TUNING=off) and with the fastest of its first candidates
-# (on, the default), each program's two runs back to back, then torch.mm at
-# the same sizes. Each of ours: fuser-exec --time on one rank, a warm-up
-# execution (where the plan is made) and 30 timed, the median. Prints one
-# line per run.
+# (on, the default), each program's two runs back to back, then torch.mm
+# at the sizes of the single products. Each of ours: fuser-exec --time on
+# one rank, a warm-up execution (where the plan is made) and 30 timed, the
+# median. Prints one line per run.
 # Usage: bench/overlap/profile/gemm_tuning.sh <gemms.so> <build-dir>
 set -euo pipefail
 [ $# -eq 2 ] || { sed -n '2,10p' "$0"; exit 2; }
 library=$1 build=$2
 here=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-programs=$(sed -n 's/^func\.func @\(matmul_[0-9x]*\).*/\1/p' "$here/gemms.mlir")
+programs=$(sed -n 's/^func\.func @\([a-z]*_[0-9x]*\).*/\1/p' "$here/gemms.mlir")
 for program in $programs; do
   for tuning in off on; do
     output=$(FUSER_MATMUL_TUNING=$tuning timeout 300 mpirun --allow-run-as-root \
@@ -25,4 +25,4 @@ for program in $programs; do
     echo "ours tuning=$tuning $program ${timing:-failed: $(echo "$output" | tail -n1)}"
   done
 done
-python3 "$here/torch_mm.py" $programs
+python3 "$here/torch_mm.py" $(echo "$programs" | grep '^matmul_')
