@@ -5,9 +5,9 @@
 // once, so that steady-state executions allocate nothing; one per stream
 // because products on different streams may run at the same time), and
 // for each problem the descriptors and its algorithm, so that a repeated
-// product queries nothing. The algorithm is the fastest of cuBLASLt's
-// first heuristic results, timed once on the problem's first call
-// (MatmulTuning.cpp): the heuristic's own first choice is often not.
+// product queries nothing. The algorithm is cuBLASLt's first heuristic
+// result unless another of its first is clearly faster, timed once on the
+// problem's first call (MatmulTuning.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_RUNTIME_CUDA_MATMULENGINE_H

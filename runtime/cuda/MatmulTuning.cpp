@@ -5,14 +5,14 @@
 // 16384×1024×8192 ran 12-19% faster with another of its first 8
 // (bench/results/2026-11-24-gemm-tuning-on-h200.md). So a problem's
 // first call times the heuristic's first kMatmulCandidates results on the
-// call's own operands and stream and keeps the fastest, when it beats the
-// first by more than the timings vary. The candidates
-// write into a scratch output: the call's output may hold what it
-// accumulates into, and is the call's to write, in stream order. The
-// host waits for the timings (bounded by the runtime's timeout): every
-// rank issues its signals and collectives in the same order, so what the
-// stream waits for before the product was issued by every peer before its
-// own first call of the product.
+// call's own operands and stream, and keeps the fastest when it beats the
+// first by more than the timings vary. The candidates write into a
+// scratch output: the call's output may hold what it accumulates into,
+// and is the call's to write, in stream order. The host waits for the
+// timings (bounded by the runtime's timeout): every rank issues its
+// signals and collectives in the same order, so what the stream waits for
+// before the product was issued by every peer before its own first call
+// of the product.
 //
 //===----------------------------------------------------------------------===//
 
