@@ -112,10 +112,11 @@ private:
                       const Operands &operands, const char *op, Plan *&plan);
   FuserStatus getWorkspace(cudaStream_t stream, const char *op,
                            void *&workspace);
-  /// The index of the fastest of `candidates` for `plan` (0 when there is
-  /// one, tuning is off, a graph is captured, or memory is short);
-  /// FUSER_FAILED when FUSER_MATMUL_TUNING is neither on nor off, or a
-  /// timing fails.
+  /// The index of the candidate `plan` runs: cuBLASLt's first (0) unless
+  /// another is clearly faster on these operands, and 0 without timing
+  /// when there is one, tuning is off, a graph is captured, or memory is
+  /// short; FUSER_FAILED when FUSER_MATMUL_TUNING is neither on nor off,
+  /// or a timing fails.
   FuserStatus chooseCandidate(const MatmulKey &key, const Plan &plan,
                               const cublasLtMatmulHeuristicResult_t *candidates,
                               int count, const Operands &operands,
