@@ -2,11 +2,11 @@
 # On a GPU machine, after scripts/run-gpu-tests.sh built fuser-exec: the
 # runtime's bf16 products (gemms.mlir, compiled with fuser-compile
 # --target=cuda) with cuBLASLt's first heuristic choice
-# (FUSER_MATMUL_TUNING=off) and with the fastest of its first candidates
-# (on, the default), each program's two runs back to back, then torch.mm
-# at the sizes of the single products. Each of ours: fuser-exec --time on
-# one rank, a warm-up execution (where the plan is made) and 30 timed, the
-# median. Prints one line per run.
+# (FUSER_MATMUL_TUNING=off) and tuned (on, the default: another of its
+# first candidates where clearly faster), each program's two runs back to
+# back, then torch.mm at the sizes of the single products. Each of ours:
+# fuser-exec --time on one rank, a warm-up execution (where the plan is
+# made) and 30 timed, the median. Prints one line per run.
 # Usage: bench/overlap/profile/gemm_tuning.sh <gemms.so> <build-dir>
 set -euo pipefail
 [ $# -eq 2 ] || { sed -n '2,10p' "$0"; exit 2; }

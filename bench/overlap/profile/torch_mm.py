@@ -33,7 +33,8 @@ def main(names):
         a = torch.rand(m, k, device="cuda", dtype=torch.bfloat16) * 2 - 1
         b = torch.rand(k, n, device="cuda", dtype=torch.bfloat16) * 2 - 1
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        print(f"torch.mm {m}x{k}x{n} median_ms={median_ms(lambda: torch.mm(a, b, out=out)):.3f}")
+        milliseconds = median_ms(lambda: torch.mm(a, b, out=out))
+        print(f"torch.mm {m}x{k}x{n} median_ms={milliseconds:.3f}")
         del a, b, out
         torch.cuda.empty_cache()
 
