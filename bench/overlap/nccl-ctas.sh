@@ -11,6 +11,7 @@
 #   ctas: a CTA bound, or "unset" for NCCL's default
 set -euo pipefail
 [ $# -ge 5 ] || { sed -n '2,11p' "$0"; exit 2; }
+source "$(dirname "$0")/steps.sh"
 artifacts=$1 build=$2 results=$3 bounds=$4
 shift 4
 export NCCL_NVLS_ENABLE=0
@@ -22,13 +23,8 @@ for ctas in ${bounds//,/ }; do
   bound=()
   [ "$ctas" = unset ] || bound=(-x "NCCL_MAX_CTAS=$ctas")
   for run in "$@"; do
-    output=$(timeout 300 mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE \
-      -x LD_LIBRARY_PATH -x FUSER_TIMEOUT_S=120 "${bound[@]}" \
-      "$build/bin/fuser-exec" "$artifacts/$run.so" --program "${run##*/}" \
-      --iterations 31 --time 2>&1) || true
-    timing=$(echo "$output" | sed -n \
-      's/^fuser-exec: timing .* \(median_us=[0-9.]* min_us=[0-9.]* max_us=[0-9.]*\).*/\1/p' |
-      head -n1)
-    echo "$ctas $run ${timing:-failed: $(echo "$output" | tail -n1)}" | tee -a "$results"
+    timing=$(time_library 2 "$build" "$artifacts/$run.so" "${run##*/}" \
+      -x NCCL_NVLS_ENABLE -x FUSER_TIMEOUT_S=120 "${bound[@]}")
+    echo "$ctas $run $timing" | tee -a "$results"
   done
 done

@@ -1,11 +1,29 @@
 # The steps of a GPU benchmark (bench_overlap.py, bench/mlp/bench_mlp.py),
-# sourced by the build.sh and run.sh beside each of them.
+# sourced by the build.sh and run.sh beside each of them, and the timing of
+# one library that nccl-ctas.sh and profile/gemm_tuning.sh share.
 
 # overlap_name <devices>: the name of the overlap benchmark's artifact
 # folder and reports on that many GPUs: overlap on 2 (its records so far),
 # overlap-dD on D.
 overlap_name() {
   if [ "$1" = 2 ]; then echo overlap; else echo "overlap-d$1"; fi
+}
+
+# time_library <ranks> <build-dir> <library> <program> [mpirun options...]:
+# times the program as the benchmark times ours (fuser-exec --time, a
+# warm-up execution then 30, under mpirun with LD_LIBRARY_PATH forwarded)
+# and prints "median_us=... min_us=... max_us=..." (the slowest rank's
+# times), or "failed: " and the run's last line.
+time_library() {
+  local ranks=$1 build=$2 library=$3 program=$4 output timing
+  shift 4
+  output=$(timeout 300 mpirun --allow-run-as-root -np "$ranks" \
+    -x LD_LIBRARY_PATH "$@" "$build/bin/fuser-exec" "$library" \
+    --program "$program" --iterations 31 --time 2>&1) || true
+  timing=$(echo "$output" | sed -n \
+    's/^fuser-exec: timing .* \(median_us=[0-9.]* min_us=[0-9.]* max_us=[0-9.]*\).*/\1/p' |
+    head -n1)
+  echo "${timing:-failed: $(echo "$output" | tail -n1)}"
 }
 
 # build_benchmark <bench.py> <artifact-dir> <build-dir> [devices]: where

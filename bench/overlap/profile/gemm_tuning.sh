@@ -12,17 +12,13 @@ set -euo pipefail
 [ $# -eq 2 ] || { sed -n '2,10p' "$0"; exit 2; }
 library=$1 build=$2
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../steps.sh"
 export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 programs=$(sed -n 's/^func\.func @\([a-z]*_[0-9x]*\).*/\1/p' "$here/gemms.mlir")
 for program in $programs; do
   for tuning in off on; do
-    output=$(FUSER_MATMUL_TUNING=$tuning timeout 300 mpirun --allow-run-as-root \
-      -np 1 -x FUSER_MATMUL_TUNING -x LD_LIBRARY_PATH "$build/bin/fuser-exec" \
-      "$library" --program "$program" --iterations 31 --time 2>&1) || true
-    timing=$(echo "$output" | sed -n \
-      's/^fuser-exec: timing .* \(median_us=[0-9.]* min_us=[0-9.]* max_us=[0-9.]*\).*/\1/p' |
-      head -n1)
-    echo "ours tuning=$tuning $program ${timing:-failed: $(echo "$output" | tail -n1)}"
+    echo "ours tuning=$tuning $program $(FUSER_MATMUL_TUNING=$tuning \
+      time_library 1 "$build" "$library" "$program" -x FUSER_MATMUL_TUNING)"
   done
 done
 python3 "$here/torch_mm.py" $(echo "$programs" | grep '^matmul_')
