@@ -1,5 +1,6 @@
-// What the programs of this folder share: a cuBLAS bf16 GEMM and the timing
-// of work issued on another stream beside it, released together with it.
+// What the programs of this folder share: a cuBLAS bf16 GEMM, its operands,
+// the streams they issue on, and the timing of work issued on another
+// stream beside it, released together with it.
 #ifndef BENCH_OVERLAP_PROFILE_BESIDE_GEMM_H
 #define BENCH_OVERLAP_PROFILE_BESIDE_GEMM_H
 
@@ -33,6 +34,46 @@ inline void gemm(cudaStream_t stream, int m, int n, int k, const void *a,
                      CUDA_R_16BF, n, a, CUDA_R_16BF, k, &zero, c, CUDA_R_16BF,
                      n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
+
+/// Zeroed operands of a row-major bf16 C[m, n] = A[m, k] B[k, n], freed
+/// with it.
+struct GemmOperands {
+  int m, n, k;
+  void *a = nullptr, *b = nullptr, *c = nullptr;
+
+  GemmOperands(int m, int n, int k) : m(m), n(n), k(k) {
+    CHECK(cudaMalloc(&a, aBytes()));
+    CHECK(cudaMalloc(&b, size_t(k) * n * 2));
+    CHECK(cudaMalloc(&c, size_t(m) * n * 2));
+    CHECK(cudaMemset(a, 0, aBytes()));
+    CHECK(cudaMemset(b, 0, size_t(k) * n * 2));
+  }
+  ~GemmOperands() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+  }
+  GemmOperands(const GemmOperands &) = delete;
+  GemmOperands &operator=(const GemmOperands &) = delete;
+
+  size_t aBytes() const { return size_t(m) * k * 2; }
+  void run(cudaStream_t stream) const { gemm(stream, m, n, k, a, b, c); }
+};
+
+/// The streams the programs here issue on: the GEMM's, the one beside it,
+/// and one beside it at the device's highest priority.
+struct BesideStreams {
+  cudaStream_t gemm, beside, urgent;
+
+  BesideStreams() {
+    CHECK(cudaStreamCreateWithFlags(&gemm, cudaStreamNonBlocking));
+    CHECK(cudaStreamCreateWithFlags(&beside, cudaStreamNonBlocking));
+    int lowest, highest;
+    CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    CHECK(
+        cudaStreamCreateWithPriority(&urgent, cudaStreamNonBlocking, highest));
+  }
+};
 
 /// When the work beside the GEMM and the GEMM ended, in ms after their
 /// common start: medians over the timed iterations.

@@ -12,6 +12,8 @@
 //   ./copy_beside_gemm
 #include "beside_gemm.h"
 
+#include <array>
+
 namespace {
 void copy(cudaStream_t stream, void *to, const void *from, size_t bytes,
           bool preferCopyEngine) {
@@ -63,68 +65,54 @@ const char *describe(Case scenario) {
 } // namespace
 
 int main() {
-  cudaStream_t gemmStream, copyStream, urgentStream;
-  CHECK(cudaStreamCreateWithFlags(&gemmStream, cudaStreamNonBlocking));
-  CHECK(cudaStreamCreateWithFlags(&copyStream, cudaStreamNonBlocking));
-  int lowest, highest;
-  CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
-  CHECK(cudaStreamCreateWithPriority(&urgentStream, cudaStreamNonBlocking,
-                                     highest));
+  BesideStreams streams;
   cudaEvent_t urgentCopyEnd;
   CHECK(cudaEventCreate(&urgentCopyEnd));
-  struct Shape {
-    int m, n, k;
-  };
-  for (Shape shape : {Shape{16384, 8192, 16384}, Shape{4096, 8192, 8192},
-                      Shape{2048, 8192, 8192}}) {
-    size_t blockBytes = size_t(shape.m) * shape.k * 2;
-    size_t weightBytes = size_t(shape.k) * shape.n * 2;
-    void *block, *weight, *product, *shared;
-    CHECK(cudaMalloc(&block, blockBytes));
-    CHECK(cudaMalloc(&weight, weightBytes));
-    CHECK(cudaMalloc(&product, size_t(shape.m) * shape.n * 2));
+  for (auto [m, n, k] :
+       {std::array{16384, 8192, 16384}, std::array{4096, 8192, 8192},
+        std::array{2048, 8192, 8192}}) {
+    // A is the rank's block, which the copy moves into the shared buffer.
+    GemmOperands operands(m, n, k);
+    size_t blockBytes = operands.aBytes();
+    void *shared;
     CHECK(cudaMalloc(&shared, blockBytes));
-    CHECK(cudaMemset(block, 0, blockBytes));
-    CHECK(cudaMemset(weight, 0, weightBytes));
     std::printf("GEMM %dx%dx%d, copy %.0f MiB (median of 20, ms after "
                 "the start)\n",
-                shape.m, shape.n, shape.k, blockBytes / 1048576.0);
-    auto runGemm = [&] {
-      gemm(gemmStream, shape.m, shape.n, shape.k, block, weight, product);
-    };
+                m, n, k, blockBytes / 1048576.0);
+    auto runGemm = [&] { operands.run(streams.gemm); };
     for (int index = 0; index <= int(Case::CopyFirstUrgent); ++index) {
       Case scenario = Case(index);
       bool hinted = scenario == Case::CopyAloneHinted ||
                     scenario == Case::CopyFirstHinted ||
                     scenario == Case::GemmFirstHinted;
       auto runCopy = [&](cudaStream_t stream) {
-        copy(stream, shared, block, blockBytes, hinted);
+        copy(stream, shared, operands.a, blockBytes, hinted);
       };
-      EndTimes ends = timeBesideGemm(
-          gemmStream, copyStream, [&](cudaEvent_t start) {
+      EndTimes ends =
+          timeBesideGemm(streams.gemm, streams.beside, [&](cudaEvent_t start) {
             switch (scenario) {
             case Case::GemmAlone:
               runGemm();
               break;
             case Case::CopyAlone:
             case Case::CopyAloneHinted:
-              runCopy(copyStream);
+              runCopy(streams.beside);
               break;
             case Case::CopyFirst:
             case Case::CopyFirstHinted:
-              runCopy(copyStream);
+              runCopy(streams.beside);
               runGemm();
               break;
             case Case::GemmFirst:
             case Case::GemmFirstHinted:
               runGemm();
-              runCopy(copyStream);
+              runCopy(streams.beside);
               break;
             case Case::CopyFirstUrgent:
-              CHECK(cudaStreamWaitEvent(urgentStream, start));
-              runCopy(urgentStream);
-              CHECK(cudaEventRecord(urgentCopyEnd, urgentStream));
-              CHECK(cudaStreamWaitEvent(copyStream, urgentCopyEnd));
+              CHECK(cudaStreamWaitEvent(streams.urgent, start));
+              runCopy(streams.urgent);
+              CHECK(cudaEventRecord(urgentCopyEnd, streams.urgent));
+              CHECK(cudaStreamWaitEvent(streams.beside, urgentCopyEnd));
               runGemm();
               break;
             }
@@ -132,9 +120,6 @@ int main() {
       std::printf("  %-40s copy ends %6.3f, gemm ends %6.3f\n",
                   describe(scenario), ends.beside, ends.gemm);
     }
-    CHECK(cudaFree(block));
-    CHECK(cudaFree(weight));
-    CHECK(cudaFree(product));
     CHECK(cudaFree(shared));
   }
   return 0;

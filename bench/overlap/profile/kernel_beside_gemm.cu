@@ -13,6 +13,8 @@
 //   ./kernel_beside_gemm
 #include "beside_gemm.h"
 
+#include <array>
+
 namespace {
 constexpr int kCopyBlocks = 16;
 constexpr size_t kCopyBytes = size_t(16) << 20;
@@ -49,41 +51,24 @@ const char *describe(Case scenario) {
 } // namespace
 
 int main() {
-  cudaStream_t gemmStream, kernelStream, urgentStream;
-  CHECK(cudaStreamCreateWithFlags(&gemmStream, cudaStreamNonBlocking));
-  CHECK(cudaStreamCreateWithFlags(&kernelStream, cudaStreamNonBlocking));
-  int lowest, highest;
-  CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
-  CHECK(cudaStreamCreateWithPriority(&urgentStream, cudaStreamNonBlocking,
-                                     highest));
+  BesideStreams streams;
   void *source, *target;
   CHECK(cudaMalloc(&source, kCopyBytes));
   CHECK(cudaMalloc(&target, kCopyBytes));
   CHECK(cudaMemset(source, 0, kCopyBytes));
-  struct Shape {
-    int m, n, k;
-  };
-  for (Shape shape : {Shape{2048, 8192, 8192}, Shape{8192, 8192, 8192},
-                      Shape{16384, 8192, 8192}}) {
-    size_t aBytes = size_t(shape.m) * shape.k * 2;
-    size_t bBytes = size_t(shape.k) * shape.n * 2;
-    void *a, *b, *c;
-    CHECK(cudaMalloc(&a, aBytes));
-    CHECK(cudaMalloc(&b, bBytes));
-    CHECK(cudaMalloc(&c, size_t(shape.m) * shape.n * 2));
-    CHECK(cudaMemset(a, 0, aBytes));
-    CHECK(cudaMemset(b, 0, bBytes));
+  for (auto [m, n, k] :
+       {std::array{2048, 8192, 8192}, std::array{8192, 8192, 8192},
+        std::array{16384, 8192, 8192}}) {
+    GemmOperands operands(m, n, k);
     std::printf("GEMM %dx%dx%d, copy kernel of %d blocks over 16 MiB "
                 "(median of 20, ms after the start)\n",
-                shape.m, shape.n, shape.k, kCopyBlocks);
+                m, n, k, kCopyBlocks);
     for (int index = 0; index <= int(Case::GemmFirstUrgent); ++index) {
       Case scenario = Case(index);
       cudaStream_t stream =
-          scenario == Case::GemmFirstUrgent ? urgentStream : kernelStream;
-      auto runGemm = [&] {
-        gemm(gemmStream, shape.m, shape.n, shape.k, a, b, c);
-      };
-      EndTimes ends = timeBesideGemm(gemmStream, stream, [&](cudaEvent_t) {
+          scenario == Case::GemmFirstUrgent ? streams.urgent : streams.beside;
+      auto runGemm = [&] { operands.run(streams.gemm); };
+      EndTimes ends = timeBesideGemm(streams.gemm, stream, [&](cudaEvent_t) {
         switch (scenario) {
         case Case::GemmAlone:
           runGemm();
@@ -105,9 +90,6 @@ int main() {
       std::printf("  %-46s kernel ends %6.3f, gemm ends %6.3f\n",
                   describe(scenario), ends.beside, ends.gemm);
     }
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(c));
   }
   return 0;
 }
