@@ -91,11 +91,13 @@ for program in $(programs_of "$kernels/kernels-small.mlir"); do
 done
 compile kernels.so "$kernels/kernels.mlir"
 
-# The host's cost per execution of a launch-bound program on 2 GPUs, called
-# and replayed as a CUDA graph: checked here, measured by
-# bench/host-overhead/run.sh.
+# The host's cost per execution of a launch-bound program on 2 GPUs and,
+# unsharded, on 1, called and replayed as a CUDA graph: checked here,
+# measured by bench/host-overhead/run.sh.
 compile host-overhead.so "$FUSER_ROOT/bench/host-overhead/program.mlir"
 run 2 host-overhead.so host_overhead 100 graph
+compile host-overhead-local.so "$FUSER_ROOT/bench/host-overhead/local.mlir"
+run 1 host-overhead-local.so host_overhead_local 100 graph
 
 # AG+GEMM and GEMM+RS in bf16: collective over NCCL, ring over CUDA IPC and
 # over NCCL.
