@@ -221,9 +221,10 @@ FuserStatus CudaBackend::awaitCompletion(
     if (state != cudaErrorNotReady)
       return checkCuda(state, op, call);
     // A failed communicator never completes its work: report it now.
-    for (auto &[members, communicator] : communicators) {
+    for (auto &[members, team] : communicators) {
       ncclResult_t result = ncclSuccess;
-      ncclCommGetAsyncError(communicator, &result);
+      if (team.posting)
+        ncclCommGetAsyncError(team.posting, &result);
       if (result != ncclSuccess && result != ncclInProgress) {
         abortCommunicators();
         return checkNccl(result, op, "NCCL communication");
@@ -270,10 +271,11 @@ FuserStatus CudaBackend::checkCapturedStream(const char *op) {
 
 void CudaBackend::finalizeCommunicators() {
   // Nonblocking communicators finalize in the background: a communicator is
-  // destroyed once its finalization has succeeded, aborted otherwise.
+  // destroyed once its finalization has succeeded, aborted otherwise. (The
+  // device's work is done by now: a blocking one's returns at once.)
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration<double>(getTimeoutSeconds());
-  for (auto &[members, communicator] : communicators) {
+  for (ncclComm_t communicator : takeCommunicators()) {
     ncclResult_t state = ncclCommFinalize(communicator);
     while (state == ncclInProgress &&
            std::chrono::steady_clock::now() < deadline &&
@@ -284,17 +286,13 @@ void CudaBackend::finalizeCommunicators() {
     else
       ncclCommAbort(communicator);
   }
-  communicators.clear();
 }
 
 void CudaBackend::abortCommunicators() {
   // Aborting frees device memory, which waits for the device: behind a
   // stream that waits for a peer that never comes, it would never return.
   // It runs beside the host program, which reports the failure at once.
-  std::vector<ncclComm_t> aborted;
-  for (auto &[members, communicator] : communicators)
-    aborted.push_back(communicator);
-  communicators.clear();
+  std::vector<ncclComm_t> aborted = takeCommunicators();
   if (!aborted.empty())
     std::thread([aborted] {
       for (ncclComm_t communicator : aborted)

@@ -280,12 +280,16 @@ private:
     bool graphOwned = false;
   };
 
-  /// The team's NCCL communicator, created on first use (every member asks
-  /// for it at the same communication).
+  /// The team's NCCL communicator that posts communications, created on
+  /// first use (every member asks for it at the same communication).
   ncclComm_t getCommunicator(FuserTeam &team, const char *op);
-  /// Waits, at most `seconds` (the timeout unless given), until a
-  /// nonblocking NCCL call on `communicator` is done, aborting every
-  /// communicator when it is not.
+  /// Every communicator, each team's posting one before the one it was
+  /// split from, and forgets them.
+  std::vector<ncclComm_t> takeCommunicators();
+  /// Waits, at most `seconds` (the timeout unless given), until the NCCL
+  /// call on `communicator` that returned `result` is done (a nonblocking
+  /// communicator's calls return before), aborting every communicator when
+  /// it fails or is not done in time.
   FuserStatus settle(ncclComm_t communicator, ncclResult_t result,
                      const char *op, const char *call, double seconds = 0);
   /// Records the event of a communication posted on the current stream.
@@ -355,7 +359,17 @@ private:
   std::map<std::string, std::pair<void *, int64_t>> cachedBuffers;
   std::map<std::pair<std::vector<int64_t>, void *>, std::unique_ptr<IpcShare>>
       ipcShares;
-  std::map<std::vector<int64_t>, ncclComm_t> communicators;
+  /// A team's NCCL communicators. `setup` is nonblocking, so that setting
+  /// the team up is bounded by the timeout even when a peer never joins.
+  /// `posting`, split from it with its resources shared, posts every
+  /// communication with blocking calls: a nonblocking communicator launches
+  /// each call from a thread it starts for it, which costs the host tens of
+  /// microseconds per communication.
+  struct TeamCommunicators {
+    ncclComm_t setup = nullptr;
+    ncclComm_t posting = nullptr;
+  };
+  std::map<std::vector<int64_t>, TeamCommunicators> communicators;
   std::vector<cudaEvent_t> freeEvents, allEvents;
   std::unique_ptr<MatmulEngine> matmulEngine;
   /// Guards the loaded modules and the filled slots: programs on several

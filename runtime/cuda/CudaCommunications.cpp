@@ -2,9 +2,13 @@
 //
 // One NCCL communicator per team, created once: the team's first member
 // makes the unique id and broadcasts it over the team's MPI communicator.
-// Communicators are nonblocking, so that every NCCL call is bounded by the
-// timeout instead of hanging on a peer that failed. A communication runs on
-// the stream current when it is posted; its work handle is an event there.
+// It is created nonblocking, so that setting it up is bounded by the
+// timeout instead of hanging on a peer that failed, and split into a
+// blocking communicator that shares its resources and posts the
+// communications: NCCL launches each call of a nonblocking communicator
+// from a thread it starts for the call, tens of microseconds of host time
+// per communication. A communication runs on the stream current when it is
+// posted; its work handle is an event there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,7 +105,7 @@ FuserStatus CudaBackend::settle(ncclComm_t communicator, ncclResult_t result,
 ncclComm_t CudaBackend::getCommunicator(FuserTeam &team, const char *op) {
   auto found = communicators.find(team.members);
   if (found != communicators.end())
-    return found->second;
+    return found->second.posting;
   if (refuseWhileCapturing(op, "creating the team's NCCL communicator",
                            kSetUpBeforeCapture))
     return nullptr;
@@ -116,22 +120,50 @@ ncclComm_t CudaBackend::getCommunicator(FuserTeam &team, const char *op) {
          std::to_string(team.members.size()) + " could not be broadcast");
     return nullptr;
   }
-  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-  config.blocking = 0;
-  ncclComm_t communicator = nullptr;
+  ncclConfig_t setupConfig = NCCL_CONFIG_INITIALIZER;
+  setupConfig.blocking = 0;
+  setupConfig.splitShare = 1;
+  ncclComm_t setup = nullptr;
   ncclResult_t result = ncclCommInitRankConfig(
-      &communicator, static_cast<int>(team.members.size()), id,
-      static_cast<int>(team.index), &config);
+      &setup, static_cast<int>(team.members.size()), id,
+      static_cast<int>(team.index), &setupConfig);
   if (result != ncclSuccess && result != ncclInProgress) {
     checkNccl(result, op, "ncclCommInitRankConfig");
     return nullptr;
   }
-  communicators[team.members] = communicator;
+  communicators[team.members].setup = setup;
   // Setting up the transports takes longer than a communication may.
-  if (settle(communicator, result, op, "ncclCommInitRankConfig",
-             std::max(getTimeoutSeconds(), kCommunicatorSetupSeconds)))
+  double setupSeconds = std::max(getTimeoutSeconds(), kCommunicatorSetupSeconds);
+  if (settle(setup, result, op, "ncclCommInitRankConfig", setupSeconds))
     return nullptr;
-  return communicator;
+  // The split is a call of the nonblocking communicator, bounded too: it
+  // returns success while it goes on in the background, and the setup
+  // communicator reports its end.
+  ncclConfig_t postingConfig = NCCL_CONFIG_INITIALIZER;
+  postingConfig.blocking = 1;
+  ncclComm_t posting = nullptr;
+  ncclResult_t split = ncclCommSplit(
+      setup, /*color=*/0, static_cast<int>(team.index), &posting, &postingConfig);
+  if (settle(setup, split == ncclSuccess ? ncclInProgress : split, op,
+             "ncclCommSplit", setupSeconds))
+    return nullptr;
+  if (!posting) {
+    fail(std::string(op) + ": ncclCommSplit ended without a communicator");
+    abortCommunicators();
+    return nullptr;
+  }
+  communicators[team.members].posting = posting;
+  return posting;
+}
+
+std::vector<ncclComm_t> CudaBackend::takeCommunicators() {
+  std::vector<ncclComm_t> taken;
+  for (auto &[members, team] : communicators)
+    for (ncclComm_t communicator : {team.posting, team.setup})
+      if (communicator)
+        taken.push_back(communicator);
+  communicators.clear();
+  return taken;
 }
 
 FuserWork *CudaBackend::finishPost(CudaWork *posted) {
