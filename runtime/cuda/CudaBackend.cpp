@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <thread>
 
 using namespace fuser::runtime;
@@ -29,6 +31,23 @@ std::pair<int, int> getNodeLocalRank() {
   MPI_Comm_size(node, &localSize);
   MPI_Comm_free(&node);
   return {localRank, localSize};
+}
+
+/// How many ranks of a node share each GPU: FUSER_RANKS_PER_GPU, 1 unless
+/// set. Sharing is for checking what multi-rank programs compute on fewer
+/// GPUs; nothing else about it is fast (docs/runtime.md).
+std::optional<int> getRanksPerGpu() {
+  const char *value = std::getenv("FUSER_RANKS_PER_GPU");
+  if (!value)
+    return 1;
+  char *end = nullptr;
+  long ranks = std::strtol(value, &end, 10);
+  if (end == value || *end != '\0' || ranks < 1 || ranks > 64) {
+    fail(std::string("FUSER_RANKS_PER_GPU is '") + value +
+         "'; it takes the number of ranks that share each GPU, 1 to 64");
+    return std::nullopt;
+  }
+  return static_cast<int>(ranks);
 }
 
 template <typename Function>
@@ -60,6 +79,9 @@ std::unique_ptr<Backend> fuser::runtime::createCudaBackend() {
 }
 
 std::unique_ptr<CudaBackend> CudaBackend::create() {
+  std::optional<int> ranksPerGpu = getRanksPerGpu();
+  if (!ranksPerGpu)
+    return nullptr;
   int count = 0;
   cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {
@@ -72,15 +94,24 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
     return nullptr;
   }
   auto [localRank, localSize] = getNodeLocalRank();
-  if (localRank >= count) {
+  int device = localRank / *ranksPerGpu;
+  if (device >= count) {
     fail("rank " + std::to_string(fuser_rank()) + " is rank " +
          std::to_string(localRank) + " of " + std::to_string(localSize) +
          " on its node, but only " + std::to_string(count) +
-         " GPUs are visible: start at most one rank per GPU");
+         " GPUs are visible: start at most " + std::to_string(*ranksPerGpu) +
+         " rank" + (*ranksPerGpu > 1 ? "s" : "") +
+         " per GPU (FUSER_RANKS_PER_GPU)");
     return nullptr;
   }
+  // NCCL refuses two ranks of one host on one GPU: ranks that share GPUs
+  // tell it they are hosts of their own, and talk through sockets.
+  if (*ranksPerGpu > 1 && !std::getenv("NCCL_HOSTID"))
+    setenv("NCCL_HOSTID",
+           ("fuser-rank-" + std::to_string(fuser_rank())).c_str(),
+           /*overwrite=*/0);
   std::unique_ptr<CudaBackend> backend(new CudaBackend());
-  backend->device = localRank;
+  backend->device = device;
   if (checkCuda(cudaSetDevice(backend->device), "fuser_use_backend",
                 "cudaSetDevice") ||
       checkCuda(cudaStreamCreateWithFlags(&backend->mainStream.stream,

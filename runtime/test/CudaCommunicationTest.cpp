@@ -1,6 +1,7 @@
 //===- CudaCommunicationTest.cpp - NCCL, CUDA IPC and memory on GPUs -----===//
 //
-// Run under mpirun with one rank per GPU; skipped where there is no GPU.
+// Run under mpirun with one rank per GPU (or FUSER_RANKS_PER_GPU ranks);
+// skipped where there is no GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -161,8 +163,11 @@ TEST_F(CudaMemory, SteadyStateAllocatesNothing) {
 }
 
 TEST_F(CudaMemory, EachRankRunsOnTheGpuOfItsIndexInTheNode) {
-  // The tests run on one node: a rank's index there is its rank.
-  EXPECT_EQ(fuser_device_index(), fuser_rank());
+  // The tests run on one node: a rank's index there is its rank, and
+  // FUSER_RANKS_PER_GPU ranks share each GPU.
+  const char *shared = std::getenv("FUSER_RANKS_PER_GPU");
+  EXPECT_EQ(fuser_device_index(),
+            fuser_rank() / (shared ? std::atoi(shared) : 1));
 }
 
 TEST_F(CudaMemory, StridedCopiesThroughTheCopyEngine) {
