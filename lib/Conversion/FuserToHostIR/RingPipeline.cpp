@@ -8,8 +8,11 @@
 // team members j places away: the rank at team index r sends to r + j and
 // receives from r - j (mod n). AG+GEMM: step k = i*n + j, no step waits
 // for another, so each may run on a stream of its own, and step j = 0 stays
-// local. GEMM+RS: one stream per chunk, the distances in reverse, the
-// local product last and added to what the peers sent.
+// local, on the rank's input. GEMM+RS: one stream per chunk, the distances
+// in reverse, the local product last and added to what the peers sent.
+// Over cuda_ipc, AG+GEMM pushes (a rank writes its chunks into its peers'
+// buffers) and GEMM+RS pulls (a rank reads the partials its peers computed
+// in their buffers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +37,10 @@ struct Ring {
   /// The IPC handles of the buffer peers read from (cuda_ipc only).
   Value handles;
 };
+
+/// Which side of a cuda_ipc transfer copies, through the other's shared
+/// buffer.
+enum class IpcCopy { Push, Pull };
 
 /// The indices of one ring step.
 struct RingStep {
@@ -78,11 +85,14 @@ private:
   /// Chunk `chunk` of block `block` of `buffer`.
   Value ringView(const Ring &ring, Value buffer, Value block, Value chunk);
   /// Sends `send` to `sendPeer` while receiving `receive` from
-  /// `receivePeer` (the peer's buffer view `peerSource` gives, for cuda_ipc).
-  void emitRingTransfer(const Ring &ring, Value send, Value sendPeer,
-                        Value receive, Value receivePeer,
-                        function_ref<Value()> peerSource);
-  void emitRingEpilogue(const Ring &ring);
+  /// `receivePeer`. For cuda_ipc, `peerView` gives the view of a peer's
+  /// shared buffer the copy goes through: where `send` goes in
+  /// `sendPeer`'s (push), or where `receive` comes from in `receivePeer`'s
+  /// (pull).
+  void emitRingTransfer(const Ring &ring, IpcCopy direction, Value send,
+                        Value sendPeer, Value receive, Value receivePeer,
+                        function_ref<Value()> peerView);
+  void emitSharedBufferHandshake(const Ring &ring);
 
   HostBuilder &host;
   ConversionPatternRewriter &rewriter;
@@ -136,17 +146,22 @@ static bool hasContiguousRingViews(MemRefType type, int64_t blockDim,
       getChunkType(type, blockDim, size), streamDim, chunks));
 }
 
-void RingLowering::emitRingTransfer(const Ring &ring, Value send,
-                                    Value sendPeer, Value receive,
+void RingLowering::emitRingTransfer(const Ring &ring, IpcCopy direction,
+                                    Value send, Value sendPeer, Value receive,
                                     Value receivePeer,
-                                    function_ref<Value()> peerSource) {
+                                    function_ref<Value()> peerView) {
   Location loc = ring.loc;
   if (ring.handles) {
-    // Get protocol: tell the reader of our data that it is in place, wait
-    // until the peer we read from says the same, then copy from its buffer.
+    // Push: write into the peer's buffer, then tell it the data is there.
+    // Pull: tell the reader of our data that it is in place, wait until
+    // the peer we read from says the same, then copy from its buffer.
+    // Either way the receiver's wait returns once its data is in place.
+    if (direction == IpcCopy::Push)
+      hostir::CopyOp::create(rewriter, loc, send, peerView());
     hostir::IpcSignalOp::create(rewriter, loc, ring.handles, sendPeer);
     hostir::IpcWaitOp::create(rewriter, loc, ring.handles, receivePeer);
-    hostir::CopyOp::create(rewriter, loc, peerSource(), receive);
+    if (direction == IpcCopy::Pull)
+      hostir::CopyOp::create(rewriter, loc, peerView(), receive);
     return;
   }
   auto workType = hostir::WorkType::get(rewriter.getContext());
@@ -162,11 +177,15 @@ void RingLowering::emitRingTransfer(const Ring &ring, Value send,
   hostir::WaitOp::create(rewriter, loc, group);
 }
 
-/// With cuda_ipc, a rank tells every peer it read from that it is done and
-/// waits until every peer that reads from it is: the next execution may
-/// then overwrite the shared buffer. Issued after the pipeline's join, so
-/// after every copy.
-void RingLowering::emitRingEpilogue(const Ring &ring) {
+/// With cuda_ipc, a rank signals every member j places back and waits for
+/// every member j places on (j = 1, ..., n - 1). After a pulling ring's
+/// join, it tells the members it read from that it is done and waits until
+/// the members that read from it are: the next execution may then
+/// overwrite its shared buffer. Before a pushing ring, it tells the
+/// members that write into its shared buffer that the buffer is free (all
+/// work before on the stream is done, whatever used that memory) and waits
+/// until the members it writes into say the same.
+void RingLowering::emitSharedBufferHandshake(const Ring &ring) {
   if (!ring.handles)
     return;
   Location loc = ring.loc;
@@ -211,9 +230,11 @@ Ring RingLowering::createRing(Operation *communication, int64_t axis,
           blockDim, streamDim, chunks, handles};
 }
 
-/// AG+GEMM: the rank's block is put in place in the gathered buffer first;
-/// step (i, j) brings chunk i of the block of the member j places back and
-/// runs the calls on it.
+/// AG+GEMM: step (i, j) runs the calls on chunk i of the block of the
+/// member j places back: the rank's own input for j = 0, else the chunk
+/// that member sends (pushes, over cuda_ipc). So the local GEMMs wait for
+/// no copy; the rank's block goes into its place of the gathered buffer
+/// only when something besides the calls reads that buffer.
 LogicalResult RingLowering::lowerAllgatherRing(AllgatherOp gather,
                                                ArrayRef<Operation *> calls,
                                                int64_t blockDim,
@@ -226,48 +247,54 @@ LogicalResult RingLowering::lowerAllgatherRing(AllgatherOp gather,
   host.map(gather.getResult(), gathered);
   for (Operation *call : calls)
     host.map(call->getResult(0), host.allocate(loc, call->getResult(0)));
+  bool othersReadGathered =
+      llvm::any_of(gather.getResult().getUsers(), [&](Operation *user) {
+        return !llvm::is_contained(calls, user);
+      });
   Ring ring = createRing(gather, gather.getAxis(), blockDim, streamDim, chunks,
                          gathered);
-  hostir::CopyOp::create(
-      rewriter, loc, input,
-      host.chunkOf(loc, gathered, ring.self, blockDim, ring.size));
+  emitSharedBufferHandshake(ring);
 
   scf::ForOp loop = host.createStreamParallelLoop(loc, chunks * ring.size);
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    RingStep step = beginRingStep(ring, loop.getInductionVar());
-    Value received = ringView(ring, gathered, step.backward, step.chunk);
-    Value remote =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                              step.distance, host.index(loc, 0));
-    auto transfer = scf::IfOp::create(rewriter, loc, remote,
-                                      /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard inside(rewriter);
-      rewriter.setInsertionPoint(transfer.thenBlock()->getTerminator());
-      emitRingTransfer(ring,
-                       host.chunkOf(loc, input, step.chunk, streamDim, chunks),
-                       step.forward, received, step.backward, [&] {
-                         Value peer = hostir::IpcPeerBufferOp::create(
-                             rewriter, loc, gathered.getType(), ring.handles,
-                             step.backward);
-                         return ringView(ring, peer, step.backward, step.chunk);
-                       });
-    }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  RingStep step = beginRingStep(ring, loop.getInductionVar());
+  auto emitCalls = [&](Value rows) {
     for (Operation *call : calls) {
       Value output = call->getResult(0);
       Value outputView =
           ringView(ring, host.bufferOf(output), step.backward, step.chunk);
       if (failed(host.emitLibraryCall(call, [&](Value value) {
             if (value == gather.getResult())
-              return received;
+              return rows;
             return value == output ? outputView : host.bufferOf(value);
           })))
         return failure();
     }
-  }
-  emitRingEpilogue(ring);
+    return success();
+  };
+  Value ownChunk = host.chunkOf(loc, input, step.chunk, streamDim, chunks);
+  Value remote = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                       step.distance, host.index(loc, 0));
+  auto branches = scf::IfOp::create(rewriter, loc, remote,
+                                    /*withElseRegion=*/true);
+  rewriter.setInsertionPoint(branches.thenBlock()->getTerminator());
+  Value received = ringView(ring, gathered, step.backward, step.chunk);
+  emitRingTransfer(ring, IpcCopy::Push, ownChunk, step.forward, received,
+                   step.backward, [&] {
+                     Value peer = hostir::IpcPeerBufferOp::create(
+                         rewriter, loc, gathered.getType(), ring.handles,
+                         step.forward);
+                     return ringView(ring, peer, ring.self, step.chunk);
+                   });
+  if (failed(emitCalls(received)))
+    return failure();
+  rewriter.setInsertionPoint(branches.elseBlock()->getTerminator());
+  if (failed(emitCalls(ownChunk)))
+    return failure();
+  if (othersReadGathered)
+    hostir::CopyOp::create(rewriter, loc, ownChunk,
+                           ringView(ring, gathered, ring.self, step.chunk));
   return success();
 }
 
@@ -353,11 +380,12 @@ RingLowering::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
                                arith::SubIOp::create(rewriter, loc, distance,
                                                      host.index(loc, 1)))
                  : resultChunk;
-        emitRingTransfer(ring, computed, forward, arrived, backward, [&] {
-          Value peer = hostir::IpcPeerBufferOp::create(
-              rewriter, loc, partialType, ring.handles, backward);
-          return ringView(ring, peer, ring.self, chunk);
-        });
+        emitRingTransfer(
+            ring, IpcCopy::Pull, computed, forward, arrived, backward, [&] {
+              Value peer = hostir::IpcPeerBufferOp::create(
+                  rewriter, loc, partialType, ring.handles, backward);
+              return ringView(ring, peer, ring.self, chunk);
+            });
         return success();
       })))
     return failure();
@@ -370,9 +398,9 @@ RingLowering::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
   if (gatherRing)
     emitGatherOfReducedChunk(*gatherRing, result, gathered, chunk);
   rewriter.setInsertionPointAfter(loop);
-  emitRingEpilogue(ring);
+  emitSharedBufferHandshake(ring);
   if (gatherRing)
-    emitRingEpilogue(*gatherRing);
+    emitSharedBufferHandshake(*gatherRing);
   return success();
 }
 
@@ -389,7 +417,7 @@ void RingLowering::emitGatherOfReducedChunk(const Ring &ring, Value reduced,
   (void)emitForEachPeerDistance(ring, [&](Value distance) {
     Value backward = ringPeer(ring, distance, /*forward=*/false);
     emitRingTransfer(
-        ring, own, ringPeer(ring, distance, /*forward=*/true),
+        ring, IpcCopy::Pull, own, ringPeer(ring, distance, /*forward=*/true),
         ringView(ring, gathered, backward, chunk), backward, [&] {
           Value peer = hostir::IpcPeerBufferOp::create(
               rewriter, loc, reduced.getType(), ring.handles, backward);

@@ -4,23 +4,34 @@
 // RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='pipelining=ring' -mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,NCCL
 // RUN: fuser-opt %s -split-input-file --fuser-to-hostir-pipeline='pipelining=ring backend=cuda_ipc' -mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,IPC
 
-// AG+GEMM over 4 ranks in 2 chunks: the rank's block goes into its place of
-// the gathered buffer first; step k then brings chunk k / 4 of the block of
-// the member k mod 4 places back and multiplies it into the same rows of
-// the output.
+// AG+GEMM over 4 ranks in 2 chunks: step k brings chunk k / 4 of the
+// block of the member k mod 4 places back and multiplies it into the same
+// rows of the output; the local steps (k mod 4 = 0) multiply the rank's
+// input, so they wait for no copy.
 // CHECK-LABEL: func.func @ag_gemm_ring
 // CHECK-SAME: (%[[X:.*]]: memref<4x64xf32>, %[[WT:.*]]: memref<8x64xf32>)
 // CHECK: %[[XV:.*]] = memref.cast {{.*}} to memref<1x4x64xf32>
-// The buffer peers read is symmetric memory with cuda_ipc: CUDA IPC
+// The buffer peers write is symmetric memory with cuda_ipc: CUDA IPC
 // exports only memory of its own allocations, not the pool's.
 // NCCL: %[[G:.*]] = hostir.allocate device : memref<4x4x64xf32>
 // IPC: %[[G:.*]] = hostir.allocate symmetric : memref<4x4x64xf32>
 // CHECK: %[[Y:.*]] = hostir.allocate device : memref<4x4x8xf32>
 // CHECK: %[[TEAM:.*]] = hostir.team %{{.*}} mesh = {{.*}} axes = [0] : !hostir.team<4>
 // CHECK: %[[ME:.*]] = hostir.team_index %[[TEAM]]
+// Before anything is written into a peer's buffer, each rank tells the
+// members that write into its buffer that it is free, and waits until the
+// members it writes into say the same.
 // IPC: %[[H:.*]] = hostir.ipc_share %[[G]] on %[[TEAM]]
-// CHECK: %[[MINE:.*]] = hostir.alias_select %[[G]][%[[ME]]] dim = 0 chunks = 4
-// CHECK: hostir.copy %[[XV]], %[[MINE]]
+// IPC: scf.for %[[D:.*]] =
+// IPC: %[[BACK0:.*]] = arith.addi %[[ME]], %{{.*}}
+// IPC: %[[BACK1:.*]] = arith.subi %[[BACK0]], %[[D]]
+// IPC: %[[BACK:.*]] = arith.remui %[[BACK1]]
+// IPC: hostir.ipc_signal %[[H]][%[[BACK]]]
+// IPC: scf.for %[[E:.*]] =
+// IPC: %[[ON0:.*]] = arith.addi %[[ME]], %[[E]]
+// IPC: %[[ON:.*]] = arith.remui %[[ON0]]
+// IPC: hostir.ipc_wait %[[H]][%[[ON]]]
+// CHECK-NOT: hostir.copy
 // CHECK: hostir.get_current_stream
 // CHECK: scf.for
 // CHECK: hostir.synchronize_stream
@@ -35,42 +46,40 @@
 // CHECK: %[[BWD0:.*]] = arith.addi %[[ME]], %[[N4:.*]] : index
 // CHECK: %[[BWD1:.*]] = arith.subi %[[BWD0]], %[[J]]
 // CHECK: %[[BWD:.*]] = arith.remui %[[BWD1]], %[[N4]]
-// CHECK: %[[GB:.*]] = hostir.alias_select %[[G]][%[[BWD]]] dim = 0 chunks = 4
-// CHECK: %[[GBI:.*]] = hostir.alias_select %[[GB]][%[[I]]] dim = 1 chunks = 2 : {{.*}} -> memref<1x2x64xf32, strided<[256, 64, 1], offset: ?>>
+// CHECK: %[[XI:.*]] = hostir.alias_select %[[XV]][%[[I]]] dim = 1 chunks = 2
 // CHECK: %[[REMOTE:.*]] = arith.cmpi ne, %[[J]], %{{.*}}
 // CHECK: scf.if %[[REMOTE]] {
-// CHECK: %[[XI:.*]] = hostir.alias_select %[[XV]][%[[I]]] dim = 1 chunks = 2
+// CHECK: %[[GB:.*]] = hostir.alias_select %[[G]][%[[BWD]]] dim = 0 chunks = 4
+// CHECK: %[[GBI:.*]] = hostir.alias_select %[[GB]][%[[I]]] dim = 1 chunks = 2 : {{.*}} -> memref<1x2x64xf32, strided<[256, 64, 1], offset: ?>>
 // NCCL: %[[GROUP:.*]] = hostir.coalesce {
 // NCCL-NEXT: hostir.send %[[XI]] to %[[FWD]] on %[[TEAM]] backend = nccl
 // NCCL-NEXT: hostir.recv %[[GBI]] from %[[BWD]] on %[[TEAM]] backend = nccl
 // NCCL-NEXT: }
 // NCCL-NEXT: hostir.wait %[[GROUP]]
-// IPC: hostir.ipc_signal %[[H]][%[[FWD]]]
+// Over cuda_ipc the rank pushes its chunk into its place in the buffer of
+// the member it sends to, signals that member, and waits for the signal
+// of the member whose chunk it multiplies.
+// IPC: %[[PEER:.*]] = hostir.ipc_peer_buffer %[[H]][%[[FWD]]]
+// IPC-NEXT: %[[PM:.*]] = hostir.alias_select %[[PEER]][%[[ME]]] dim = 0 chunks = 4
+// IPC-NEXT: %[[PMI:.*]] = hostir.alias_select %[[PM]][%[[I]]] dim = 1 chunks = 2
+// IPC-NEXT: hostir.copy %[[XI]], %[[PMI]]
+// IPC-NEXT: hostir.ipc_signal %[[H]][%[[FWD]]]
 // IPC-NEXT: hostir.ipc_wait %[[H]][%[[BWD]]]
-// IPC-NEXT: %[[PEER:.*]] = hostir.ipc_peer_buffer %[[H]][%[[BWD]]]
-// IPC-NEXT: %[[PB:.*]] = hostir.alias_select %[[PEER]][%[[BWD]]] dim = 0 chunks = 4
-// IPC-NEXT: %[[PBI:.*]] = hostir.alias_select %[[PB]][%[[I]]] dim = 1 chunks = 2
-// IPC-NEXT: hostir.copy %[[PBI]], %[[GBI]]
-// CHECK-NEXT: }
 // CHECK: %[[YB:.*]] = hostir.alias_select %[[Y]][%[[BWD]]] dim = 0 chunks = 4
 // CHECK: %[[YBI:.*]] = hostir.alias_select %[[YB]][%[[I]]] dim = 1 chunks = 2
 // CHECK: hostir.linear %[[GBI]], %[[WT]], %[[YBI]]
+// CHECK-NEXT: } else {
+// CHECK: %[[YM:.*]] = hostir.alias_select %[[Y]][%[[BWD]]] dim = 0 chunks = 4
+// CHECK: %[[YMI:.*]] = hostir.alias_select %[[YM]][%[[I]]] dim = 1 chunks = 2
+// CHECK: hostir.linear %[[XI]], %[[WT]], %[[YMI]]
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK: hostir.set_current_stream
 // CHECK: scf.for
 // CHECK: hostir.synchronize_stream
-// After the join, each rank tells the members it read from that it is
-// done, and waits until the members reading from it are.
-// IPC: scf.for %[[D:.*]] =
-// IPC: %[[BACK0:.*]] = arith.addi %[[ME]], %{{.*}}
-// IPC: %[[BACK1:.*]] = arith.subi %[[BACK0]], %[[D]]
-// IPC: %[[BACK:.*]] = arith.remui %[[BACK1]]
-// IPC: hostir.ipc_signal %[[H]][%[[BACK]]]
-// IPC: scf.for %[[E:.*]] =
-// IPC: %[[ON0:.*]] = arith.addi %[[ME]], %[[E]]
-// IPC: %[[ON:.*]] = arith.remui %[[ON0]]
-// IPC: hostir.ipc_wait %[[H]][%[[ON]]]
-// The shared buffer is freed only after the handshake.
+// Every write into the rank's buffer has landed before the wait that
+// precedes its read, so no handshake follows the join.
+// CHECK-NOT: hostir.ipc_
 // CHECK: hostir.deallocate %[[G]]
 // CHECK: return
 #mesh = #fuser.mesh<[4]>

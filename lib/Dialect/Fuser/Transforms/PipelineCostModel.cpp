@@ -228,6 +228,20 @@ static double estimateRing(const PipelineProblem &problem, int64_t chunks,
                                 problem.k)};
   Task transfer{Resource::Link, transferSeconds(chunkBytes, link)};
   RingSchedule schedule;
+  if (problem.kind == PipelineProblem::Kind::AllgatherGemm &&
+      problem.copyEngineRing) {
+    // A pushing ring copies every chunk at its start, each on the stream of
+    // its step: a block's chunks share the link and arrive together, then
+    // their GEMMs run. More chunks only shorten the GEMMs.
+    for (int64_t distance = 0; distance < team; ++distance) {
+      std::vector<Task> &stream = schedule.streams.emplace_back();
+      if (distance != 0)
+        stream.push_back(
+            {Resource::Link, transferSeconds(chunkBytes * chunks, link)});
+      stream.insert(stream.end(), chunks, gemm);
+    }
+    return schedule.run(link);
+  }
   if (problem.kind == PipelineProblem::Kind::AllgatherGemm) {
     for (int64_t chunk = 0; chunk < chunks; ++chunk)
       for (int64_t distance = 0; distance < team; ++distance) {
@@ -236,9 +250,7 @@ static double estimateRing(const PipelineProblem &problem, int64_t chunks,
           schedule.streams.back().push_back(transfer);
         schedule.streams.back().push_back(gemm);
       }
-    // The rank's own block is copied into the gathered buffer first.
-    return 2 * chunkBytes * double(chunks) / machine.memoryBytesPerSecond +
-           schedule.run(link);
+    return schedule.run(link);
   }
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     std::vector<Task> &stream = schedule.streams.emplace_back();
@@ -308,8 +320,13 @@ PipelinePlan mlir::fuser::choosePipeline(const PipelineProblem &problem,
   };
   for (int64_t chunks : {2, 4, 8})
     consider(Pipelining::Collective, chunks);
+  // A pushing ring's chunks arrive together: more of them only add calls
+  // (on 2 x H200 one chunk per block was as fast as two or faster, within
+  // 2%, at every benchmark shape).
+  bool pushing = problem.kind == PipelineProblem::Kind::AllgatherGemm &&
+                 problem.copyEngineRing;
   for (int64_t chunks : {1, 2, 4})
-    if (chunks >= getMinRingChunks(problem.kind))
+    if (chunks >= getMinRingChunks(problem.kind) && (!pushing || chunks == 1))
       consider(Pipelining::Ring, chunks);
   return best;
 }
