@@ -52,9 +52,14 @@ on_ranks() {
     -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH -x FUSER_TIMEOUT_S=120 "$@" </dev/null 2>&1
 }
 
-# field <line prefix> <name> <output>: the value of name=... on the line.
+# field <line prefix> <name> <output>: the value of name=... on the line
+# that starts with the prefix (fuser-exec's and torch_program.py's lines).
 field() {
-  grep "^fuser-exec: $1 " <<<"$3" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"
+  grep "^$1 " <<<"$3" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"
+}
+# spread <line prefix> <output>: "median (min - max)" of the line.
+spread() {
+  echo "$(field "$1" median_us "$2") ($(field "$1" min_us "$2") - $(field "$1" max_us "$2"))"
 }
 
 rows=()
@@ -73,11 +78,9 @@ for way in call graph; do
     rows+=("| $label | failed (exit $status) | | | |")
     continue
   fi
-  host="$(field 'host timing' median_us "$output") ($(field 'host timing' min_us "$output") - $(field 'host timing' max_us "$output"))"
-  device="$(field timing median_us "$output") ($(field timing min_us "$output") - $(field timing max_us "$output"))"
-  allocations=$(field 'device allocations' per_execution "$output")
+  allocations=$(field 'fuser-exec: device allocations' per_execution "$output")
   check=$(grep -o 'check [a-zA-Z]*, max relative error [^ ]*' <<<"$output" || echo "no verdict")
-  rows+=("| $label | $host | $device | $allocations | $check |")
+  rows+=("| $label | $(spread 'fuser-exec: host timing' "$output") | $(spread 'fuser-exec: timing' "$output") | $allocations | $check |")
 done
 
 echo "== PyTorch: torch_program.py --executions $((iterations - 1)) --batch $batch"
@@ -85,22 +88,14 @@ status=0
 output=$(on_ranks python3 "$root/bench/host-overhead/torch_program.py" \
   --executions "$((iterations - 1))" --batch "$batch") || status=$?
 echo "$output"
-# torch_value <way> <measure> <name>: a value of torch_program.py's lines.
-torch_value() {
-  sed -n "s/^torch $1: $2 .*$3=\([^ ]*\).*/\1/p" <<<"$output"
-}
 for way in eager graph; do
   label="PyTorch, $([ "$way" = eager ] && echo eager || echo "CUDA graph")"
-  if [ "$status" -ne 0 ] || [ -z "$(torch_value "$way" host median_us)" ]; then
+  if [ "$status" -ne 0 ] || [ -z "$(field "torch $way: host" median_us "$output")" ]; then
     failed=1
     rows+=("| $label | failed (exit $status) | | | |")
     continue
   fi
-  times=()
-  for measure in host device; do
-    times+=("$(torch_value "$way" "$measure" median_us) ($(torch_value "$way" "$measure" min_us) - $(torch_value "$way" "$measure" max_us))")
-  done
-  rows+=("| $label | ${times[0]} | ${times[1]} | n/a | the reference |")
+  rows+=("| $label | $(spread "torch $way: host" "$output") | $(spread "torch $way: device" "$output") | n/a | the reference |")
 done
 
 {

@@ -210,6 +210,14 @@ public:
 };
 } // namespace
 
+/// Whether the problem's ring pushes every chunk at its start (AG+GEMM
+/// over the copy engine, RingPipeline.cpp), so that a block's chunks share
+/// the link and arrive together.
+static bool pushesChunksTogether(const PipelineProblem &problem) {
+  return problem.kind == PipelineProblem::Kind::AllgatherGemm &&
+         problem.copyEngineRing;
+}
+
 /// The ring's schedule (RingPipeline.cpp in host lowering). AG+GEMM: one
 /// stream per step (chunk i, distance j): the transfer of the block j
 /// places back, then its GEMM. GEMM+RS: one stream per chunk: for each
@@ -228,11 +236,9 @@ static double estimateRing(const PipelineProblem &problem, int64_t chunks,
                                 problem.k)};
   Task transfer{Resource::Link, transferSeconds(chunkBytes, link)};
   RingSchedule schedule;
-  if (problem.kind == PipelineProblem::Kind::AllgatherGemm &&
-      problem.copyEngineRing) {
-    // A pushing ring copies every chunk at its start, each on the stream of
-    // its step: a block's chunks share the link and arrive together, then
-    // their GEMMs run. More chunks only shorten the GEMMs.
+  if (pushesChunksTogether(problem)) {
+    // Each push runs on the stream of its step; the block's GEMMs follow
+    // its arrival. More chunks only shorten the GEMMs.
     for (int64_t distance = 0; distance < team; ++distance) {
       std::vector<Task> &stream = schedule.streams.emplace_back();
       if (distance != 0)
@@ -320,11 +326,10 @@ PipelinePlan mlir::fuser::choosePipeline(const PipelineProblem &problem,
   };
   for (int64_t chunks : {2, 4, 8})
     consider(Pipelining::Collective, chunks);
-  // A pushing ring's chunks arrive together: more of them only add calls
-  // (on 2 x H200 one chunk per block was as fast as two or faster, within
-  // 2%, at every benchmark shape).
-  bool pushing = problem.kind == PipelineProblem::Kind::AllgatherGemm &&
-                 problem.copyEngineRing;
+  // More chunks of a pushing ring only add calls (on 2 x H200 one chunk
+  // per block was as fast as two or faster, within 2%, at every benchmark
+  // shape).
+  bool pushing = pushesChunksTogether(problem);
   for (int64_t chunks : {1, 2, 4})
     if (chunks >= getMinRingChunks(problem.kind) && (!pushing || chunks == 1))
       consider(Pipelining::Ring, chunks);
