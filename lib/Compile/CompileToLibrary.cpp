@@ -16,6 +16,7 @@
 
 #include "ProgramMetadata.h"
 
+#include "fuser/Conversion/HostIRToLLVM/RuntimeABI.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
@@ -121,7 +122,7 @@ LogicalResult lowerToLLVM(ModuleOp module, HostTarget target,
 }
 
 /// Writes `module` (in the LLVM dialect) as an object file at `path`, with
-/// every symbol internal but the programs' C entry points and the
+/// every symbol internal but the programs' entry points and the
 /// metadata: the two objects of a library each define their own functions
 /// and constants, which must neither collide nor be exported.
 LogicalResult emitObject(ModuleOp module, StringRef path) {
@@ -133,7 +134,7 @@ LogicalResult emitObject(ModuleOp module, StringRef path) {
   if (!llvmModule)
     return module.emitError("translation to LLVM IR failed");
   llvm::internalizeModule(*llvmModule, [](const llvm::GlobalValue &value) {
-    return value.getName().starts_with("_mlir_ciface_") ||
+    return value.getName().starts_with(mlir::fuser::kPackedEntryPrefix) ||
            value.getName() == "fuser_program_metadata";
   });
   std::string error;

@@ -91,9 +91,10 @@ std::string fuser::writeMetadata(ArrayRef<ProgramInfo> programs,
       for (const ProgramInfo &program : programs)
         json.object([&] {
           json.attribute("name", program.name);
-          json.attribute("entry", "_mlir_ciface_" + program.name);
+          json.attribute("entry", std::string(mlir::fuser::kPackedEntryPrefix) + program.name);
           json.attribute("reference",
-                         "_mlir_ciface_" + program.name + "__reference");
+                         std::string(mlir::fuser::kPackedEntryPrefix) + program.name +
+                             "__reference");
           for (auto [field, tensors] :
                {std::pair<StringRef, ArrayRef<TensorInfo>>{"inputs",
                                                            program.inputs},

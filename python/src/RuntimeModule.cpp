@@ -285,9 +285,6 @@ private:
   RunPlan planRun(const std::string &name, size_t given) const {
     const ProgramSpec &spec = program(name);
     initialize();
-    std::string arity = checkEntryArity(spec);
-    if (!arity.empty())
-      throw py::value_error(arity);
     RunPlan plan{spec, ProgramLibrary::devicesOf(spec), 0, {}, {}};
     if (fuser_expect_world_size(plan.devices) != FUSER_OK)
       throw std::runtime_error(fuser_last_error());

@@ -30,36 +30,14 @@ std::vector<int64_t> makeDescriptor(char *data, const fuser::Shape &shape) {
   return descriptor;
 }
 
-/// Calls a C entry point with `arguments` pointers.
-void callEntry(Entry entry, const std::vector<void *> &a) {
-  switch (a.size()) {
-#define FUSER_CALL(N, ...)                                                     \
-  case N:                                                                      \
-    reinterpret_cast<void (*)(__VA_ARGS__)>(entry)
-#define P void *
-    FUSER_CALL(1, P)(a[0]);
-    return;
-    FUSER_CALL(2, P, P)(a[0], a[1]);
-    return;
-    FUSER_CALL(3, P, P, P)(a[0], a[1], a[2]);
-    return;
-    FUSER_CALL(4, P, P, P, P)(a[0], a[1], a[2], a[3]);
-    return;
-    FUSER_CALL(5, P, P, P, P, P)(a[0], a[1], a[2], a[3], a[4]);
-    return;
-    FUSER_CALL(6, P, P, P, P, P, P)(a[0], a[1], a[2], a[3], a[4], a[5]);
-    return;
-    FUSER_CALL(7, P, P, P, P, P, P, P)
-    (a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
-    return;
-    FUSER_CALL(8, P, P, P, P, P, P, P, P)
-    (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
-    return;
-#undef P
-#undef FUSER_CALL
-  default:
-    fuser_fail("a program entry takes at most 8 arguments (checkEntryArity)");
-  }
+/// Calls a packed entry point with the C entry point's `arguments`: the
+/// packed form takes a pointer to each of them.
+void callEntry(Entry entry, std::vector<void *> &arguments) {
+  std::vector<void *> slots;
+  slots.reserve(arguments.size());
+  for (void *&argument : arguments)
+    slots.push_back(&argument);
+  entry(slots.data());
 }
 
 /// Row-major linear index in a tensor of `shape` of element `index` of a
@@ -360,20 +338,4 @@ std::optional<ProgramLibrary> fuser::loadProgramLibrary(const std::string &path,
     return std::nullopt;
   }
   return library;
-}
-
-std::string fuser::checkEntryArity(const ProgramSpec &program) {
-  size_t arguments = 0;
-  bool hasOutputs = false;
-  for (const TensorSpec &tensor : program.tensors) {
-    arguments += tensor.isInput;
-    hasOutputs |= !tensor.isInput;
-  }
-  arguments += hasOutputs;
-  if (arguments <= kMaxEntryArguments)
-    return "";
-  return program.name + " takes " + std::to_string(arguments) +
-         " arguments (its inputs and one for its outputs); a program entry "
-         "is called with at most " +
-         std::to_string(kMaxEntryArguments);
 }

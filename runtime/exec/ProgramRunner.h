@@ -44,8 +44,9 @@ struct HostTensor {
   }
 };
 
-/// A program's C entry point (its arguments are pointers).
-using Entry = void (*)();
+/// A program's packed entry point: arguments[i] points to argument i of its
+/// C entry point (the results' descriptors, then each input's).
+using Entry = void (*)(void **arguments);
 
 /// A library fuser-compile wrote, loaded, with its metadata.
 struct ProgramLibrary {
@@ -64,13 +65,6 @@ struct ProgramLibrary {
 /// fuser-compile wrote.
 std::optional<ProgramLibrary> loadProgramLibrary(const std::string &path,
                                                  std::string &error);
-
-/// The most arguments `execute` passes to an entry point.
-inline constexpr size_t kMaxEntryArguments = 8;
-
-/// Why `program` cannot be called through `execute` (too many arguments
-/// for an entry point), or empty.
-std::string checkEntryArity(const ProgramSpec &program);
 
 /// The shape of the piece of `tensor` a device holds; a device outside the
 /// tensor's mesh holds one shaped like its first device's, which nothing

@@ -332,14 +332,11 @@ std::string memoryLine(const std::string &program, int64_t executions,
   return text;
 }
 
-/// Why `program` of `library` cannot run as `options` ask, or empty: too
-/// many arguments, a missing entry point or reference, file lists that do
+/// Why `program` of `library` cannot run as `options` ask, or empty: a
+/// missing entry point or reference, file lists that do
 /// not match its inputs and outputs, another number of ranks.
 std::string checkRunnable(const ProgramLibrary &library,
                           const ProgramSpec &program, const Options &options) {
-  std::string arity = checkEntryArity(program);
-  if (!arity.empty())
-    return arity;
   if (!library.entry(program))
     return options.library + " has no entry point for " + program.name + " (" +
            program.entry + ")";

@@ -199,7 +199,9 @@ def ConvertHostIRToLLVM : Pass<"convert-hostir-to-llvm", "ModuleOp"> {
     kinds as the runtime's enums, failures checked with
     fuser_check/fuser_checked (which abort every rank with the runtime's
     message). Host programs get a C entry point (`_mlir_ciface_<name>`)
-    taking memref descriptors; on entry they select the target's runtime
+    taking memref descriptors and a packed one (`_mlir_<name>`, taking an
+    array of pointers to the C entry point's arguments, for any arity); on
+    entry they select the target's runtime
     backend (`fuser_use_backend`), then check that every memref argument
     has the shape they were compiled for.
 

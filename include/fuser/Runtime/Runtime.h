@@ -27,7 +27,7 @@ extern "C" {
  * program library's metadata (its fuser-program format version): a library
  * built for another version is refused when it is loaded, not run with
  * mismatched arguments. Raised with every change to a call's arguments. */
-#define FUSER_PROGRAM_ABI_VERSION 4
+#define FUSER_PROGRAM_ABI_VERSION 5
 
 typedef enum FuserStatus { FUSER_OK = 0, FUSER_FAILED = 1 } FuserStatus;
 

@@ -606,7 +606,7 @@ struct ConvertHostIRToLLVMPass
     for (Operation &op : *module.getBody())
       if (auto symbol = dyn_cast<SymbolOpInterface>(op);
           symbol && (symbol.getName().starts_with("fuser_") ||
-                     symbol.getName().starts_with("_mlir_ciface_"))) {
+                     symbol.getName().starts_with(mlir::fuser::kPackedEntryPrefix))) {
         op.emitError("symbol @") << symbol.getName()
                                  << " is reserved for the runtime and the "
                                     "programs' C entry points";
@@ -614,8 +614,9 @@ struct ConvertHostIRToLLVMPass
       }
     if (failed(flattenKernels(module)))
       return signalPassFailure();
-    // Host programs get a C entry point taking memref descriptors, and
-    // check on entry what they are given.
+    // Host programs get a C entry point taking memref descriptors, a
+    // packed one taking an array of them, and check on entry what they
+    // are given.
     llvm::StringMap<FunctionType> programs;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal())
@@ -641,9 +642,12 @@ struct ConvertHostIRToLLVMPass
                                    std::move(patterns))))
       return signalPassFailure();
     eraseGpuBinaries(module);
-    for (auto &[name, type] : programs)
+    for (auto &[name, type] : programs) {
       emitEntryChecks(module.lookupSymbol<LLVM::LLVMFuncOp>(name),
                       type.getInputs(), target);
+      emitPackedEntry(module, module.lookupSymbol<LLVM::LLVMFuncOp>(
+                                  (mlir::fuser::kCEntryPrefix + name).str()));
+    }
   }
 };
 } // namespace

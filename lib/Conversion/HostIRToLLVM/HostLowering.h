@@ -2,7 +2,8 @@
 //
 // Private to convert-hostir-to-llvm: the base of its patterns (runtime
 // calls, FuserBuffer arguments, stack slots, globals) and the lowering of
-// kernel launches for GPUs (CudaLaunchLowering.cpp).
+// kernel launches for GPUs (CudaLaunchLowering.cpp), the programs' packed
+// entry points (PackedEntries.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_LIB_CONVERSION_HOSTIRTOLLVM_HOSTLOWERING_H
@@ -172,6 +173,13 @@ void populateCudaLaunchPatterns(LLVMTypeConverter &converter,
                                 RewritePatternSet &patterns);
 /// Erases the gpu.binary ops, whose images the launches now embed.
 void eraseGpuBinaries(ModuleOp module);
+
+//===- Entry points (PackedEntries.cpp) -----------------------------------===//
+
+/// Adds to `module` the packed entry point of the C entry point `entry`
+/// (kPackedEntryPrefix + the program's name), which loads each argument
+/// from the array it is given and calls `entry`.
+void emitPackedEntry(ModuleOp module, LLVM::LLVMFuncOp entry);
 
 } // namespace mlir::fuser::host_lowering
 

@@ -36,4 +36,13 @@
 // CHECK: %[[WAITED:.*]] = llvm.call @fuser_wait(%[[WORK]])
 // CHECK-NEXT: llvm.call @fuser_check(%[[WAITED]])
 // CHECK: llvm.func @_mlir_ciface_tp_mlp(
+// The packed entry point loads each of the C entry point's arguments from
+// the array it is given.
+// CHECK-LABEL: llvm.func @_mlir_tp_mlp(
+// CHECK-SAME: %[[ARGUMENTS:.*]]: !llvm.ptr)
+// CHECK: %[[SLOT0:.*]] = llvm.getelementptr %[[ARGUMENTS]][0]
+// CHECK: %[[ADDRESS0:.*]] = llvm.load %[[SLOT0]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[RESULTS:.*]] = llvm.load %[[ADDRESS0]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.call @_mlir_ciface_tp_mlp(%[[RESULTS]],
+// CHECK-NEXT: llvm.return
 // CHECK-NOT: @kernels

@@ -17,8 +17,8 @@
 #define VERSION(x) STRINGIFY(x)
 #define MESH R"("mesh": {"shape": [3], "devices": [0, 1, 2]})"
 #define PROGRAM(name)                                                          \
-  R"({"name": ")" name R"(", "entry": "_mlir_ciface_)" name                    \
-  R"(", "reference": "_mlir_ciface_)" name R"(__reference",)"                  \
+  R"({"name": ")" name R"(", "entry": "_mlir_)" name                           \
+  R"(", "reference": "_mlir_)" name R"(__reference",)"                         \
   R"("inputs": [{"dtype": "f32", "shape": [3, 4], )" MESH                      \
   R"(, "dim_axes": [[], []]}], "outputs": [)"                                  \
   R"({"dtype": "f32", "shape": [3, 4], )" MESH R"(, "dim_axes": [[0], []]},)"  \
@@ -33,7 +33,7 @@ extern "C" const char fuser_program_metadata[] =
         "replica_differs") "]}";
 
 namespace {
-/// A memref descriptor of rank 2, as the C entry points take them.
+/// A memref descriptor of rank 2, as the entry points take them.
 struct Memref {
   float *allocated, *aligned;
   int64_t offset, sizes[2], strides[2];
@@ -59,22 +59,28 @@ void compute(Memref *results, const Memref *x, int64_t firstRow, int64_t rows) {
 }
 } // namespace
 
+// The packed entry points: arguments[0] points to the results' descriptors,
+// arguments[1] to x's.
 extern "C" {
-void _mlir_ciface_replicated(Memref *results, Memref *x) {
-  compute(results, x, fuser_rank(), 1);
+void _mlir_replicated(void **arguments) {
+  compute(*static_cast<Memref **>(arguments[0]),
+          *static_cast<Memref **>(arguments[1]), fuser_rank(), 1);
 }
 
-void _mlir_ciface_replica_differs(Memref *results, Memref *x) {
-  compute(results, x, fuser_rank(), 1);
+void _mlir_replica_differs(void **arguments) {
+  Memref *results = *static_cast<Memref **>(arguments[0]);
+  compute(results, *static_cast<Memref **>(arguments[1]), fuser_rank(), 1);
   if (fuser_rank() == 1)
     results[1].aligned[1 * 4 + 2] += 1;
 }
 
-void _mlir_ciface_replicated__reference(Memref *results, Memref *x) {
-  compute(results, x, 0, 3);
+void _mlir_replicated__reference(void **arguments) {
+  compute(*static_cast<Memref **>(arguments[0]),
+          *static_cast<Memref **>(arguments[1]), 0, 3);
 }
 
-void _mlir_ciface_replica_differs__reference(Memref *results, Memref *x) {
-  compute(results, x, 0, 3);
+void _mlir_replica_differs__reference(void **arguments) {
+  compute(*static_cast<Memref **>(arguments[0]),
+          *static_cast<Memref **>(arguments[1]), 0, 3);
 }
 }

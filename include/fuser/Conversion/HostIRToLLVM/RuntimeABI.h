@@ -24,6 +24,14 @@ FuserMemory getRuntimeMemory(hostir::MemoryKind kind);
 /// The backend that runs programs compiled for `target`.
 FuserBackend getRuntimeBackend(HostTarget target);
 
+/// The symbols of a program `<name>`: its C entry point
+/// `_mlir_ciface_<name>(results, inputs...)` and its packed entry point
+/// `_mlir_<name>(void **arguments)` (arguments[i] points to the C entry
+/// point's argument i), the one callers use, since it takes any number of
+/// inputs. Program names may not start with either prefix.
+inline constexpr llvm::StringLiteral kCEntryPrefix = "_mlir_ciface_";
+inline constexpr llvm::StringLiteral kPackedEntryPrefix = "_mlir_";
+
 } // namespace mlir::fuser
 
 #endif // FUSER_CONVERSION_HOSTIRTOLLVM_RUNTIMEABI_H
