@@ -395,6 +395,15 @@ class FusionDefinition:
     def tanh(self, x, sharding=None):
         return self._unary("tanh", x, sharding)
 
+    def sin(self, x, sharding=None):
+        return self._unary("sin", x, sharding)
+
+    def cos(self, x, sharding=None):
+        return self._unary("cos", x, sharding)
+
+    def erf(self, x, sharding=None):
+        return self._unary("erf", x, sharding)
+
     def sigmoid(self, x, sharding=None):
         return self._unary("sigmoid", x, sharding)
 

@@ -21,8 +21,8 @@ from fuser_mlir import FusionDefinition, Sharding
 
 MATRIX = [4, 8]
 
-UNARY = ["neg", "abs", "relu", "exp", "log", "sqrt", "rsqrt", "tanh",
-         "sigmoid"]
+UNARY = ["neg", "abs", "relu", "exp", "log", "sqrt", "rsqrt", "tanh", "sin",
+         "cos", "erf", "sigmoid"]
 BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "pow"]
 REDUCTIONS = ["sum", "max", "min", "mean"]
 

@@ -61,11 +61,11 @@ def ConvertLinalgToFuser : Pass<"convert-linalg-to-fuser"> {
       with `fuser.add` otherwise;
     - `linalg.transpose`: `fuser.permute`;
     - linalg's named elementwise ops (add, sub, mul, div, max, min, powf,
-      negf, abs, exp, log, sqrt, rsqrt, tanh) whose operands have the
+      negf, abs, exp, log, sqrt, rsqrt, tanh, erf) whose operands have the
       result's shape and element type, and the arith and math ops on ranked
       tensors they stand for (addf/addi, subf/subi, mulf/muli, divf/divsi,
       maximumf/maxsi, minimumf/minsi, math.powf, negf, math.absf/absi,
-      math.exp/log/sqrt/rsqrt/tanh): the fuser pointwise op;
+      math.exp/log/sqrt/rsqrt/tanh/sin/cos/erf): the fuser pointwise op;
     - `tensor.expand_shape` and `collapse_shape` of static shapes:
       `fuser.reshape`;
     - splat `arith.constant` tensors and `linalg.fill` of a constant (not

@@ -41,6 +41,15 @@ static Value buildElement(ScalarBuilder &s, RsqrtOp, ValueRange x) {
 static Value buildElement(ScalarBuilder &s, TanhOp, ValueRange x) {
   return math::TanhOp::create(s.builder, s.loc, x[0]);
 }
+static Value buildElement(ScalarBuilder &s, SinOp, ValueRange x) {
+  return math::SinOp::create(s.builder, s.loc, x[0]);
+}
+static Value buildElement(ScalarBuilder &s, CosOp, ValueRange x) {
+  return math::CosOp::create(s.builder, s.loc, x[0]);
+}
+static Value buildElement(ScalarBuilder &s, ErfOp, ValueRange x) {
+  return math::ErfOp::create(s.builder, s.loc, x[0]);
+}
 static Value buildElement(ScalarBuilder &s, SigmoidOp, ValueRange x) {
   return s.sigmoid(x[0]);
 }
@@ -115,7 +124,8 @@ static void addPointwiseLowerings(RewritePatternSet &patterns) {
 
 void mlir::fuser::populatePointwisePatterns(RewritePatternSet &patterns) {
   addPointwiseLowerings<NegOp, AbsOp, ReluOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
-                        TanhOp, SigmoidOp, GeluOp>(patterns);
+                        TanhOp, SinOp, CosOp, ErfOp, SigmoidOp, GeluOp>(
+      patterns);
   addPointwiseLowerings<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp,
                         PowOp>(patterns);
   addPointwiseLowerings<CompareOp, WhereOp>(patterns);

@@ -84,7 +84,9 @@ void mlir::fuser::populateElementwiseRaisingPatterns(
               pair<arith::NegFOp, NegOp>, pair<math::AbsFOp, AbsOp>,
               pair<math::AbsIOp, AbsOp>, pair<math::ExpOp, ExpOp>,
               pair<math::LogOp, LogOp>, pair<math::SqrtOp, SqrtOp>,
-              pair<math::RsqrtOp, RsqrtOp>, pair<math::TanhOp, TanhOp>>(
+              pair<math::RsqrtOp, RsqrtOp>, pair<math::TanhOp, TanhOp>,
+              pair<math::SinOp, SinOp>, pair<math::CosOp, CosOp>,
+              pair<math::ErfOp, ErfOp>>(
       patterns);
   addRaisings<RaiseNamedElementwise, pair<linalg::AddOp, AddOp>,
               pair<linalg::SubOp, SubOp>, pair<linalg::MulOp, MulOp>,
@@ -93,5 +95,6 @@ void mlir::fuser::populateElementwiseRaisingPatterns(
               pair<linalg::NegFOp, NegOp>, pair<linalg::AbsOp, AbsOp>,
               pair<linalg::ExpOp, ExpOp>, pair<linalg::LogOp, LogOp>,
               pair<linalg::SqrtOp, SqrtOp>, pair<linalg::RsqrtOp, RsqrtOp>,
-              pair<linalg::TanhOp, TanhOp>>(patterns);
+              pair<linalg::TanhOp, TanhOp>, pair<linalg::ErfOp, ErfOp>>(
+      patterns);
 }

@@ -26,6 +26,28 @@ module @program {
 
 // -----
 
+// sin, cos and erf are math ops of the element (f32 for bf16).
+// CHECK-LABEL: func.func @trigonometry
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK-NEXT: math.sin %{{.*}} : f32
+// CHECK: math.cos %{{.*}} : f32
+// CHECK: math.erf %{{.*}} : f32
+// CHECK-NOT: fuser.
+module @program {
+  module @kernels {
+    func.func @trigonometry(%a: memref<64xbf16>, %out: memref<64xbf16>) {
+      %0 = bufferization.to_tensor %a restrict : memref<64xbf16> to tensor<64xbf16>
+      %1 = fuser.sin %0 : tensor<64xbf16> -> tensor<64xbf16>
+      %2 = fuser.cos %1 : tensor<64xbf16> -> tensor<64xbf16>
+      %3 = fuser.erf %2 : tensor<64xbf16> -> tensor<64xbf16>
+      bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<64xbf16>, memref<64xbf16>) -> ()
+      return
+    }
+  }
+}
+
+// -----
+
 // Reductions accumulate from the kind's identity, keepdim maps the reduced
 // dim to index 0; mean divides by the reduced count; broadcasts read the
 // input through a map that drops the new dims.

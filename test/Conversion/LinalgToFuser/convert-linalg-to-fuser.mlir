@@ -75,7 +75,8 @@ func.func @transpose(%x: tensor<2x4x8xf32, #split>) -> tensor<8x2x4xf32> {
 // CHECK-NEXT: %[[SQRT:.*]] = fuser.sqrt %[[LOG]]
 // CHECK-NEXT: %[[RSQRT:.*]] = fuser.rsqrt %[[SQRT]]
 // CHECK-NEXT: %[[TANH:.*]] = fuser.tanh %[[RSQRT]]
-// CHECK-NEXT: return %[[TANH]]
+// CHECK-NEXT: %[[ERF:.*]] = fuser.erf %[[TANH]]
+// CHECK-NEXT: return %[[ERF]]
 #rows = #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>
 func.func @named_elementwise(%x: tensor<4x8xf32, #rows>, %y: tensor<4x8xf32>,
                              %out: tensor<4x8xf32>) -> tensor<4x8xf32> {
@@ -93,7 +94,8 @@ func.func @named_elementwise(%x: tensor<4x8xf32, #rows>, %y: tensor<4x8xf32>,
   %11 = linalg.sqrt ins(%10 : tensor<4x8xf32>) outs(%out : tensor<4x8xf32>) -> tensor<4x8xf32>
   %12 = linalg.rsqrt ins(%11 : tensor<4x8xf32>) outs(%out : tensor<4x8xf32>) -> tensor<4x8xf32>
   %13 = linalg.tanh ins(%12 : tensor<4x8xf32>) outs(%out : tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %13 : tensor<4x8xf32>
+  %14 = linalg.erf ins(%13 : tensor<4x8xf32>) outs(%out : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %14 : tensor<4x8xf32>
 }
 
 // -----
@@ -115,6 +117,9 @@ func.func @named_elementwise(%x: tensor<4x8xf32, #rows>, %y: tensor<4x8xf32>,
 // CHECK-NEXT: %[[SQRT:.*]] = fuser.sqrt %[[LOG]]
 // CHECK-NEXT: %[[RSQRT:.*]] = fuser.rsqrt %[[SQRT]]
 // CHECK-NEXT: %[[TANH:.*]] = fuser.tanh %[[RSQRT]]
+// CHECK-NEXT: %[[SIN:.*]] = fuser.sin %[[TANH]]
+// CHECK-NEXT: %[[COS:.*]] = fuser.cos %[[SIN]]
+// CHECK-NEXT: %[[ERF:.*]] = fuser.erf %[[COS]]
 // CHECK-NEXT: %[[ADDI:.*]] = fuser.add %[[I]], %[[I]] : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
 // CHECK-NEXT: %[[SUBI:.*]] = fuser.sub %[[ADDI]], %[[I]]
 // CHECK-NEXT: %[[MULI:.*]] = fuser.mul %[[SUBI]], %[[I]]
@@ -122,7 +127,7 @@ func.func @named_elementwise(%x: tensor<4x8xf32, #rows>, %y: tensor<4x8xf32>,
 // CHECK-NEXT: %[[MAXSI:.*]] = fuser.maximum %[[DIVSI]], %[[I]]
 // CHECK-NEXT: %[[MINSI:.*]] = fuser.minimum %[[MAXSI]], %[[I]]
 // CHECK-NEXT: %[[ABSI:.*]] = fuser.abs %[[MINSI]]
-// CHECK-NEXT: return %[[TANH]], %[[ABSI]]
+// CHECK-NEXT: return %[[ERF]], %[[ABSI]]
 #cols = #fuser.sharding<#fuser.mesh<[2]>, [[], [0]]>
 func.func @tensor_elementwise(%x: tensor<4x8xf32, #cols>, %i: tensor<4x8xi32>)
     -> (tensor<4x8xf32, #cols>, tensor<4x8xi32>) {
@@ -140,6 +145,9 @@ func.func @tensor_elementwise(%x: tensor<4x8xf32, #cols>, %i: tensor<4x8xi32>)
   %11 = math.sqrt %10 : tensor<4x8xf32, #cols>
   %12 = math.rsqrt %11 : tensor<4x8xf32, #cols>
   %13 = math.tanh %12 : tensor<4x8xf32, #cols>
+  %14 = math.sin %13 : tensor<4x8xf32, #cols>
+  %15 = math.cos %14 : tensor<4x8xf32, #cols>
+  %16 = math.erf %15 : tensor<4x8xf32, #cols>
   %20 = arith.addi %i, %i : tensor<4x8xi32>
   %21 = arith.subi %20, %i : tensor<4x8xi32>
   %22 = arith.muli %21, %i : tensor<4x8xi32>
@@ -147,7 +155,7 @@ func.func @tensor_elementwise(%x: tensor<4x8xf32, #cols>, %i: tensor<4x8xi32>)
   %24 = arith.maxsi %23, %i : tensor<4x8xi32>
   %25 = arith.minsi %24, %i : tensor<4x8xi32>
   %26 = math.absi %25 : tensor<4x8xi32>
-  return %13, %26 : tensor<4x8xf32, #cols>, tensor<4x8xi32>
+  return %16, %26 : tensor<4x8xf32, #cols>, tensor<4x8xi32>
 }
 
 // -----

@@ -23,6 +23,12 @@ func.func @pointwise(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %i: tensor<4x8xi3
   %6 = fuser.rsqrt %a : tensor<4x8xf32> -> tensor<4x8xf32>
   // CHECK: fuser.tanh
   %7 = fuser.tanh %a : tensor<4x8xf32> -> tensor<4x8xf32>
+  // CHECK: fuser.sin %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf32>
+  %sin = fuser.sin %a : tensor<4x8xf32> -> tensor<4x8xf32>
+  // CHECK: fuser.cos %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf32>
+  %cos = fuser.cos %a : tensor<4x8xf32> -> tensor<4x8xf32>
+  // CHECK: fuser.erf %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf32>
+  %erf = fuser.erf %a : tensor<4x8xf32> -> tensor<4x8xf32>
   // CHECK: fuser.sigmoid
   %8 = fuser.sigmoid %a : tensor<4x8xf32> -> tensor<4x8xf32>
   // CHECK: fuser.gelu %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf32>

@@ -220,6 +220,66 @@ def Fuser_TanhOp : Fuser_UnaryOp<"tanh", Fuser_FloatTensor, "elementwise tanh"> 
   }];
 }
 
+def Fuser_SinOp : Fuser_UnaryOp<"sin", Fuser_FloatTensor, "elementwise sine"> {
+  let description = [{
+    Computes the sine (in radians) of each element of `input`, which has a floating-point
+    element type.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.sin %x : tensor<4x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Fuser_CosOp : Fuser_UnaryOp<"cos", Fuser_FloatTensor, "elementwise cosine"> {
+  let description = [{
+    Computes the cosine (in radians) of each element of `input`, which has a floating-point
+    element type.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.cos %angles : tensor<2048x64xf32> -> tensor<2048x64xf32>
+    ```
+  }];
+}
+
+def Fuser_ErfOp : Fuser_UnaryOp<"erf", Fuser_FloatTensor, "elementwise error function"> {
+  let description = [{
+    Computes the error function `2 / sqrt(pi) * integral from 0 to x of e^(-t^2) dt` of each element of `input`, which has a floating-point
+    element type.
+
+    The result has the operand's shape and element type (inferred up to its
+    sharding). `f16` and `bf16` elements are computed in `f32` and rounded back
+    to the element type.
+
+    Sharding: each dim is one factor that the operands and the result share, so
+    a split of a dim splits all of them alike and each rank computes its own
+    piece without communication. The op reduces nothing: a partial operand is
+    resolved before it, and its result is never partial.
+
+    ```mlir
+    %y = fuser.erf %x : tensor<4x8xbf16> -> tensor<4x8xbf16>
+    ```
+  }];
+}
+
 def Fuser_SigmoidOp : Fuser_UnaryOp<"sigmoid", Fuser_FloatTensor, "elementwise 1/(1+e^-x)"> {
   let description = [{
     Computes the logistic function `1 / (1 + e^-x)` for each element `x` of
