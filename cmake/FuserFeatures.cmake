@@ -35,6 +35,36 @@ if(NOT FUSER_ENABLE_CUDA STREQUAL "OFF")
 endif()
 fuser_resolve_feature(CUDA FUSER_CUDA_FOUND)
 
+# The CUDA backend's fused attention needs cuDNN 9 (its backend API; the
+# header-only frontend is not used): in the CUDA toolkit on development
+# machines, in PyTorch's wheel (nvidia.cudnn) on the GPU machines, whose
+# lib/ may hold only the versioned libcudnn.so.9, or under CUDNN_ROOT.
+set(FUSER_CUDNN_FOUND FALSE)
+if(FUSER_ENABLE_CUDA_RESOLVED AND NOT FUSER_ENABLE_CUDNN STREQUAL "OFF")
+  set(cudnn_hints ${CUDNN_ROOT} $ENV{CUDNN_ROOT} ${CUDAToolkit_LIBRARY_ROOT})
+  # A program, not find_package(Python3), which would settle the Python
+  # the bindings look for later.
+  find_program(FUSER_CUDNN_PYTHON python3)
+  if(FUSER_CUDNN_PYTHON)
+    execute_process(
+      COMMAND ${FUSER_CUDNN_PYTHON} -c
+              "import nvidia.cudnn, os; print(os.path.dirname(nvidia.cudnn.__file__))"
+      OUTPUT_VARIABLE cudnn_wheel OUTPUT_STRIP_TRAILING_WHITESPACE
+      RESULT_VARIABLE cudnn_wheel_result ERROR_QUIET)
+    if(cudnn_wheel_result EQUAL 0)
+      list(APPEND cudnn_hints ${cudnn_wheel})
+    endif()
+  endif()
+  find_path(CUDNN_INCLUDE_DIR cudnn_graph.h
+    HINTS ${cudnn_hints} ${CUDAToolkit_INCLUDE_DIRS} PATH_SUFFIXES include)
+  find_library(CUDNN_LIBRARY NAMES cudnn libcudnn.so.9
+    HINTS ${cudnn_hints} ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
+  if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
+    set(FUSER_CUDNN_FOUND TRUE)
+  endif()
+endif()
+fuser_resolve_feature(CUDNN FUSER_CUDNN_FOUND)
+
 if(NOT FUSER_ENABLE_MPI STREQUAL "OFF")
   find_package(MPI QUIET COMPONENTS C)
 endif()

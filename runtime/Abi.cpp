@@ -11,8 +11,10 @@
 #include "Teams.h"
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <memory>
+#include <utility>
 
 using namespace fuser::runtime;
 
@@ -98,6 +100,76 @@ bool checkActivation(const char *what, FuserActivation activation,
   if (!isFloatingPoint(dtype)) {
     fail(std::string(what) + ": an activation needs floating-point " +
          "elements, not " + fuser_dtype_name(dtype));
+    return false;
+  }
+  return true;
+}
+
+/// Checks what both sdpa calls need: query [b, h, sq, d], key and value
+/// [b, h, skv, d], out [b, h, sq, d] and `others` (gradients: each the
+/// shape of the operand it belongs to) of one floating-point element type,
+/// logsumexp f32 [b, h, sq], 0 <= p < 1 and a finite scale.
+bool checkAttention(const char *what, const FuserBuffer &query,
+                    const FuserBuffer &key, const FuserBuffer &value,
+                    const FuserBuffer &out, const FuserBuffer &logsumexp,
+                    std::initializer_list<std::pair<const FuserBuffer *,
+                                                    const FuserBuffer *>>
+                        others,
+                    double scale, double dropoutProbability) {
+  std::string op(what);
+  auto sameShape = [](const FuserBuffer &a, const FuserBuffer &b) {
+    return a.rank == b.rank && std::equal(a.sizes, a.sizes + a.rank, b.sizes);
+  };
+  bool fits = query.rank == 4 && key.rank == 4 && value.rank == 4 &&
+              sameShape(key, value) && sameShape(query, out);
+  for (int dim : {0, 1, 3})
+    fits = fits && key.sizes[dim] == query.sizes[dim];
+  if (!fits) {
+    fail(op + ": query " + describe(query) + ", key " + describe(key) +
+         ", value " + describe(value) + " and out " + describe(out) +
+         " do not fit: query and out are [b, h, sq, d], key and value "
+         "[b, h, skv, d]");
+    return false;
+  }
+  for (auto [operand, gradient] : others)
+    if (!sameShape(*operand, *gradient)) {
+      fail(op + ": gradient " + describe(*gradient) +
+           " does not have the shape of its operand " + describe(*operand));
+      return false;
+    }
+  if (!isFloatingPoint(query.dtype)) {
+    fail(op + ": attention needs floating-point elements, not " +
+         fuser_dtype_name(query.dtype));
+    return false;
+  }
+  for (const FuserBuffer *buffer : {&key, &value, &out})
+    if (buffer->dtype != query.dtype) {
+      fail(op + ": query " + describe(query) + " and " + describe(*buffer) +
+           " differ in element type");
+      return false;
+    }
+  for (auto [operand, gradient] : others)
+    if (gradient->dtype != query.dtype) {
+      fail(op + ": query " + describe(query) + " and gradient " +
+           describe(*gradient) + " differ in element type");
+      return false;
+    }
+  if (logsumexp.dtype != FUSER_F32 || logsumexp.rank != 3 ||
+      !std::equal(query.sizes, query.sizes + 3, logsumexp.sizes)) {
+    fail(op + ": logsumexp " + describe(logsumexp) + " is not f32[" +
+         std::to_string(query.sizes[0]) + ", " +
+         std::to_string(query.sizes[1]) + ", " +
+         std::to_string(query.sizes[2]) + "] ([b, h, sq] of query " +
+         describe(query) + ")");
+    return false;
+  }
+  if (!(dropoutProbability >= 0 && dropoutProbability < 1)) {
+    fail(op + ": dropout probability " + std::to_string(dropoutProbability) +
+         " is not in [0, 1)");
+    return false;
+  }
+  if (!std::isfinite(scale)) {
+    fail(op + ": scale " + std::to_string(scale) + " is not finite");
     return false;
   }
   return true;
@@ -449,6 +521,41 @@ FuserStatus fuser_reduce_blocks(const FuserBuffer *input,
   if (!checkBuffers("reduce_blocks", *input, *out, input->sizes[0], 1))
     return FUSER_FAILED;
   return getBackend().reduceBlocks(*input, *out, kind);
+}
+
+FuserStatus fuser_sdpa_forward(const FuserBuffer *query, const FuserBuffer *key,
+                               const FuserBuffer *value, const FuserBuffer *out,
+                               const FuserBuffer *logsumexp, double scale,
+                               int32_t causal, double dropoutProbability,
+                               int64_t seed, int64_t batchOffset,
+                               int64_t headOffset) {
+  if (!checkAttention("sdpa_forward", *query, *key, *value, *out, *logsumexp,
+                      {}, scale, dropoutProbability))
+    return FUSER_FAILED;
+  return getBackend().sdpaForward(*query, *key, *value, *out, *logsumexp,
+                                  {scale, causal != 0, dropoutProbability,
+                                   seed, batchOffset, headOffset});
+}
+
+FuserStatus fuser_sdpa_backward(
+    const FuserBuffer *query, const FuserBuffer *key, const FuserBuffer *value,
+    const FuserBuffer *out, const FuserBuffer *gradOut,
+    const FuserBuffer *logsumexp, const FuserBuffer *gradQuery,
+    const FuserBuffer *gradKey, const FuserBuffer *gradValue, double scale,
+    int32_t causal, double dropoutProbability, int64_t seed,
+    int64_t batchOffset, int64_t headOffset) {
+  if (!checkAttention("sdpa_backward", *query, *key, *value, *out, *logsumexp,
+                      {{out, gradOut},
+                       {query, gradQuery},
+                       {key, gradKey},
+                       {value, gradValue}},
+                      scale, dropoutProbability))
+    return FUSER_FAILED;
+  return getBackend().sdpaBackward(*query, *key, *value, *out, *gradOut,
+                                   *logsumexp, *gradQuery, *gradKey,
+                                   *gradValue,
+                                   {scale, causal != 0, dropoutProbability,
+                                    seed, batchOffset, headOffset});
 }
 
 //--- GPU kernels -----------------------------------------------------------//

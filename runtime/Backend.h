@@ -50,6 +50,17 @@ struct FuserTimer {
 
 namespace fuser::runtime {
 
+/// What fuser_sdpa_forward and fuser_sdpa_backward take besides their
+/// buffers.
+struct AttentionOptions {
+  double scale = 1;
+  bool causal = false;
+  double dropoutProbability = 0;
+  int64_t seed = 0;
+  /// Where the rank's piece starts in the global batch and heads.
+  int64_t batchOffset = 0, headOffset = 0;
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
@@ -81,6 +92,22 @@ public:
   virtual FuserStatus reduceBlocks(const FuserBuffer &input,
                                    const FuserBuffer &out,
                                    FuserReduction kind) = 0;
+  /// Fused attention: query [b, h, sq, d], key and value [b, h, skv, d],
+  /// out [b, h, sq, d], logsumexp f32 [b, h, sq].
+  virtual FuserStatus sdpaForward(const FuserBuffer &query,
+                                  const FuserBuffer &key,
+                                  const FuserBuffer &value,
+                                  const FuserBuffer &out,
+                                  const FuserBuffer &logsumexp,
+                                  const AttentionOptions &options) = 0;
+  /// Its gradients; `grads` are those of query, key and value.
+  virtual FuserStatus
+  sdpaBackward(const FuserBuffer &query, const FuserBuffer &key,
+               const FuserBuffer &value, const FuserBuffer &out,
+               const FuserBuffer &gradOut, const FuserBuffer &logsumexp,
+               const FuserBuffer &gradQuery, const FuserBuffer &gradKey,
+               const FuserBuffer &gradValue,
+               const AttentionOptions &options) = 0;
 
   // Communications, buffers checked by the caller (dense, sizes fit, roots
   // and peers valid, the team not empty).

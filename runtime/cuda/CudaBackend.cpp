@@ -181,6 +181,7 @@ void CudaBackend::release() {
   unloadKernelModules();
   finalizeCommunicators();
   matmulEngine.reset();
+  attentionEngine.reset();
   for (auto &[address, allocation] : allocations) {
     if (allocation.memory == FUSER_MEMORY_HOST)
       cudaFreeHost(address);

@@ -68,6 +68,9 @@ inline constexpr char kSetUpBeforeCapture[] =
 /// cuBLASLt's handle, the workspace (allocated once) and the algorithm
 /// chosen for each problem (CudaLibrary.cpp).
 class MatmulEngine;
+/// cuDNN's handle and the plans of fused attention (CudnnAttention.h;
+/// never made in a runtime built without cuDNN).
+class AttentionEngine;
 
 /// The driver's entry point `symbol` (of its CUDA 12 version), or null
 /// when the driver has none. The runtime does not link libcuda, so that
@@ -194,6 +197,20 @@ public:
                      bool accumulate, FuserActivation activation) override;
   FuserStatus reduceBlocks(const FuserBuffer &input, const FuserBuffer &out,
                            FuserReduction kind) override;
+  /// cuDNN fused attention (CudnnAttention.cpp, or NoCudnn.cpp
+  /// without cuDNN).
+  FuserStatus sdpaForward(const FuserBuffer &query, const FuserBuffer &key,
+                          const FuserBuffer &value, const FuserBuffer &out,
+                          const FuserBuffer &logsumexp,
+                          const AttentionOptions &options) override;
+  FuserStatus sdpaBackward(const FuserBuffer &query, const FuserBuffer &key,
+                           const FuserBuffer &value, const FuserBuffer &out,
+                           const FuserBuffer &gradOut,
+                           const FuserBuffer &logsumexp,
+                           const FuserBuffer &gradQuery,
+                           const FuserBuffer &gradKey,
+                           const FuserBuffer &gradValue,
+                           const AttentionOptions &options) override;
 
   FuserWork *allgather(FuserTeam &team, const FuserBuffer &input,
                        const FuserBuffer &output) override;
@@ -250,6 +267,7 @@ public:
   cudaEvent_t takeEvent();
   void returnEvent(cudaEvent_t event);
   MatmulEngine &getMatmulEngine();
+  AttentionEngine &getAttentionEngine();
   /// Counts a device allocation made outside the pool (workspaces).
   void countDeviceAllocation() { ++deviceAllocations; }
   /// Whether a CUDA graph is being captured (fuser_graph_begin_capture).
@@ -372,6 +390,10 @@ private:
   std::map<std::vector<int64_t>, TeamCommunicators> communicators;
   std::vector<cudaEvent_t> freeEvents, allEvents;
   std::unique_ptr<MatmulEngine> matmulEngine;
+  /// Deleted through the function that made it: only a runtime built with
+  /// cuDNN knows the type.
+  std::unique_ptr<AttentionEngine, void (*)(AttentionEngine *)>
+      attentionEngine{nullptr, nullptr};
   /// Guards the loaded modules and the filled slots: programs on several
   /// threads may launch a kernel for the first time together.
   std::mutex kernelMutex;

@@ -37,6 +37,19 @@ public:
                      bool accumulate, FuserActivation activation) override;
   FuserStatus reduceBlocks(const FuserBuffer &input, const FuserBuffer &out,
                            FuserReduction kind) override;
+  /// HostAttention.cpp.
+  FuserStatus sdpaForward(const FuserBuffer &query, const FuserBuffer &key,
+                          const FuserBuffer &value, const FuserBuffer &out,
+                          const FuserBuffer &logsumexp,
+                          const AttentionOptions &options) override;
+  FuserStatus sdpaBackward(const FuserBuffer &query, const FuserBuffer &key,
+                           const FuserBuffer &value, const FuserBuffer &out,
+                           const FuserBuffer &gradOut,
+                           const FuserBuffer &logsumexp,
+                           const FuserBuffer &gradQuery,
+                           const FuserBuffer &gradKey,
+                           const FuserBuffer &gradValue,
+                           const AttentionOptions &options) override;
 
   FuserWork *allgather(FuserTeam &team, const FuserBuffer &input,
                        const FuserBuffer &output) override;

@@ -16,114 +16,23 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Activation.h"
 #include "../Internal.h"
 #include "../MatmulProblem.h"
 #include "HostBackend.h"
+#include "HostElements.h"
+#include "HostWorkers.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <system_error>
-#include <thread>
 #include <vector>
 
-#ifdef __linux__
-#include <sched.h>
-#endif
-
 using namespace fuser::runtime;
+using namespace fuser::runtime::host;
 
 namespace {
-
-//--- Element conversions ---------------------------------------------------//
-
-inline float bfloatToFloat(uint16_t bits) {
-  uint32_t widened = static_cast<uint32_t>(bits) << 16;
-  float value;
-  std::memcpy(&value, &widened, sizeof(value));
-  return value;
-}
-
-inline uint16_t floatToBfloat(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  if ((bits & 0x7fffffffu) > 0x7f800000u) // nan stays nan
-    return static_cast<uint16_t>((bits >> 16) | 0x40u);
-  bits += 0x7fffu + ((bits >> 16) & 1u); // round to nearest even
-  return static_cast<uint16_t>(bits >> 16);
-}
-
-template <typename T> inline T loadAs(const char *address) {
-  T value;
-  std::memcpy(&value, address, sizeof(T));
-  return value;
-}
-
-/// Converts `count` elements of `dtype` at `source` (every `sourceStride`
-/// elements) to T at `target` (every `targetStride`).
-template <typename T>
-void convert(T *target, int64_t targetStride, const char *source,
-             int64_t sourceStride, int64_t count, FuserDType dtype) {
-  int64_t step = sourceStride * static_cast<int64_t>(getElementSize(dtype));
-  switch (dtype) {
-  case FUSER_F32:
-    for (int64_t i = 0; i < count; ++i)
-      target[i * targetStride] = static_cast<T>(loadAs<float>(source + i * step));
-    return;
-  case FUSER_BF16:
-    for (int64_t i = 0; i < count; ++i)
-      target[i * targetStride] =
-          static_cast<T>(bfloatToFloat(loadAs<uint16_t>(source + i * step)));
-    return;
-  case FUSER_F64:
-    for (int64_t i = 0; i < count; ++i)
-      target[i * targetStride] =
-          static_cast<T>(loadAs<double>(source + i * step));
-    return;
-  default:
-    for (int64_t i = 0; i < count; ++i)
-      target[i * targetStride] =
-          static_cast<T>(loadElement(source + i * step, dtype));
-    return;
-  }
-}
-
-/// Stores `count` values (plus `bias` where not null, then `activation`)
-/// as `dtype` at `target`, every `targetStride` elements.
-template <typename T>
-void storeValues(char *target, int64_t targetStride, const T *values,
-                 const T *bias, FuserActivation activation, int64_t count,
-                 FuserDType dtype) {
-  int64_t step = targetStride * static_cast<int64_t>(getElementSize(dtype));
-  for (int64_t i = 0; i < count; ++i) {
-    T value =
-        applyActivation(bias ? values[i] + bias[i] : values[i], activation);
-    char *address = target + i * step;
-    switch (dtype) {
-    case FUSER_F32: {
-      float stored = static_cast<float>(value);
-      std::memcpy(address, &stored, sizeof(stored));
-      break;
-    }
-    case FUSER_BF16: {
-      uint16_t stored = floatToBfloat(static_cast<float>(value));
-      std::memcpy(address, &stored, sizeof(stored));
-      break;
-    }
-    case FUSER_F64: {
-      double stored = static_cast<double>(value);
-      std::memcpy(address, &stored, sizeof(stored));
-      break;
-    }
-    default:
-      storeElement(address, dtype, static_cast<double>(value));
-      break;
-    }
-  }
-}
 
 //--- Blocked matrix product ------------------------------------------------//
 
@@ -278,74 +187,6 @@ private:
   int64_t m, n, k, strips, size;
   const T *bias;
 };
-
-/// The most workers of one call: FUSER_HOST_THREADS where set, else the
-/// hardware threads of the machine shared among the ranks on it (as
-/// OpenMPI's and MPICH's launchers announce them).
-int64_t getHardwareThreads() {
-  if (const char *value = std::getenv("FUSER_HOST_THREADS"))
-    if (long threads = std::atol(value); threads > 0)
-      return threads;
-  int64_t threads = std::max<int64_t>(1, std::thread::hardware_concurrency());
-  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
-    if (const char *value = std::getenv(name)) {
-      long ranks = std::atol(value);
-      if (ranks > 0)
-        return std::max<int64_t>(1, threads / ranks);
-    }
-  return threads;
-}
-
-/// mpirun binds each rank to one core by default, where the workers would
-/// only take turns: they run wherever the system lets this process run
-/// (the rank's own thread keeps its binding).
-void unbindWorker(int64_t threads) {
-#ifdef __linux__
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
-      CPU_COUNT(&allowed) >= threads)
-    return;
-  cpu_set_t all;
-  CPU_ZERO(&all);
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-    CPU_SET(cpu, &all);
-  // The kernel keeps the CPUs of the process's cpuset; a failure leaves
-  // the worker where it was.
-  sched_setaffinity(0, sizeof(all), &all);
-#else
-  (void)threads;
-#endif
-}
-
-/// Runs body(worker) on `threads` workers (the caller is worker 0); fewer
-/// when the system will not start more, which the bodies, taking their work
-/// from shared counters, do not mind. A worker that runs out of memory ends
-/// its part; the caller then throws std::bad_alloc once all have ended.
-template <typename Body> void runWorkers(int64_t threads, const Body &body) {
-  std::atomic<bool> outOfMemory{false};
-  auto run = [&](int64_t worker) {
-    if (worker > 0)
-      unbindWorker(threads);
-    try {
-      body(worker);
-    } catch (const std::bad_alloc &) {
-      outOfMemory = true;
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int64_t worker = 1; worker < threads; ++worker) {
-    try {
-      workers.emplace_back(run, worker);
-    } catch (const std::system_error &) {
-      break;
-    }
-  }
-  run(0);
-  for (std::thread &worker : workers)
-    worker.join();
-  if (outOfMemory)
-    throw std::bad_alloc();
-}
 
 template <typename T> void runMatmul(const MatmulProblem &problem) {
   std::vector<T> bias;

@@ -357,6 +357,42 @@ FuserStatus fuser_linear(const FuserBuffer *input, const FuserBuffer *weight,
 FuserStatus fuser_reduce_blocks(const FuserBuffer *input,
                                 const FuserBuffer *out, FuserReduction kind);
 
+/* Fused scaled dot-product attention, as PyTorch's
+ * scaled_dot_product_attention: query [b, h, sq, d], key and value
+ * [b, h, skv, d], out [b, h, sq, d], any strides, one floating-point
+ * element type. S = scale * query key^T; with `causal` nonzero query i sees
+ * keys j <= i (the top-left diagonal); P = softmax(S) per row, and
+ * logsumexp (f32 [b, h, sq]) = log sum_j exp(S_ij) over the keys it sees,
+ * before dropout. With dropoutProbability p > 0 each P_ij is kept, scaled
+ * by 1 / (1 - p), or dropped; out = P V. Accumulates in f32 (f64 for f64).
+ * The host backend drops P_ij where the compiler's
+ * `fuser.uniform low = 0.0, high = 1.0, seed = seed` over the global
+ * [B, H, SQ, SKV] tensor draws below p at (batchOffset + b,
+ * headOffset + h, i, j): the offsets say where a rank's piece of the batch
+ * and heads starts, so that sharded ranks drop what the unsharded run
+ * drops. The CUDA backend (cuDNN's fused attention, f16 and bf16) draws
+ * its mask from cuDNN's Philox generator instead, seeded from the seed and
+ * the offsets: the same for equal arguments, another for each piece, but
+ * not the host's. */
+FuserStatus fuser_sdpa_forward(const FuserBuffer *query, const FuserBuffer *key,
+                               const FuserBuffer *value, const FuserBuffer *out,
+                               const FuserBuffer *logsumexp, double scale,
+                               int32_t causal, double dropoutProbability,
+                               int64_t seed, int64_t batchOffset,
+                               int64_t headOffset);
+/* The gradients of fuser_sdpa_forward for the upstream gradient gradOut
+ * (out's shape): gradQuery, gradKey and gradValue have the shapes of
+ * query, key and value. `out` and `logsumexp` are what the forward call
+ * returned; scale, causal, the dropout and the offsets must be the ones it
+ * was given (the mask is drawn again). */
+FuserStatus fuser_sdpa_backward(
+    const FuserBuffer *query, const FuserBuffer *key, const FuserBuffer *value,
+    const FuserBuffer *out, const FuserBuffer *gradOut,
+    const FuserBuffer *logsumexp, const FuserBuffer *gradQuery,
+    const FuserBuffer *gradKey, const FuserBuffer *gradValue, double scale,
+    int32_t causal, double dropoutProbability, int64_t seed,
+    int64_t batchOffset, int64_t headOffset);
+
 /*--- GPU kernels (CUDA backend only) ---------------------------------------*/
 
 /* Launches `kernel`, an entry of the module `image` the program embeds
