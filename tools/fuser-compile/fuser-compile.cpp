@@ -137,6 +137,9 @@ int main(int argc, char **argv) {
   ::fuser::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // A diagnostic names its location in the program; the op it is attached
+  // to, printed whole, would bury it in lowered IR.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sources;
   SourceMgrDiagnosticHandler diagnostics(sources, &context);
   OwningOpRef<ModuleOp> module =

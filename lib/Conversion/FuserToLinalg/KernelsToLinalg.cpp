@@ -70,7 +70,13 @@ struct ConvertFuserToLinalgPass
     // folds away) runs first.
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(kernels, target, patterns, config)))
-      signalPassFailure();
+      return signalPassFailure();
+    // The host lowering has read which rank position each index argument
+    // carries; code generation has no use for the marks, and LLVM's
+    // translation would warn about each one it meets.
+    for (auto function : kernels.getOps<func::FuncOp>())
+      for (unsigned index = 0; index < function.getNumArguments(); ++index)
+        function.removeArgAttr(index, FuserDialect::getMeshPositionAttrName());
   }
 };
 } // namespace

@@ -337,3 +337,21 @@ module @program {
     }
   }
 }
+
+// -----
+
+// The rank's position along the mesh reaches the kernel as an argument; once
+// in linalg, the mark that says so is gone (LLVM would warn about it).
+// CHECK-LABEL: func.func @positioned
+// CHECK-SAME: (%{{.*}}: memref<2x4xi64>, %{{.*}}: index)
+// CHECK-NOT: mesh_position
+module @program {
+  module @kernels {
+    func.func @positioned(%out: memref<2x4xi64>, %row: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2]>, 0>}) {
+      %c0 = arith.constant 0 : index
+      %0 = fuser.iota dim = 0 at [%row, %c0] : tensor<2x4xi64>
+      bufferization.materialize_in_destination %0 in restrict writable %out : (tensor<2x4xi64>, memref<2x4xi64>) -> ()
+      return
+    }
+  }
+}
