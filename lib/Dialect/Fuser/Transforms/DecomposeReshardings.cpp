@@ -15,12 +15,38 @@ namespace mlir::fuser {
 using namespace mlir;
 using namespace mlir::fuser;
 
+/// The one placement every reader of `value` needs it in (its operand entry
+/// of getRequiredOperandShardings), if they agree and it is not partial;
+/// null otherwise.
+static ShardingAttr getPlacementReadersNeed(Value value) {
+  ShardingAttr needed;
+  for (OpOperand &use : value.getUses()) {
+    auto reader = dyn_cast<ShardingRuleOpInterface>(use.getOwner());
+    std::string why;
+    FailureOr<SmallVector<ShardingAttr>> required =
+        reader ? getRequiredOperandShardings(reader, why)
+               : FailureOr<SmallVector<ShardingAttr>>(failure());
+    if (failed(required))
+      return {};
+    ShardingAttr entry = (*required)[use.getOperandNumber()];
+    if (!entry || entry.isPartial() ||
+        (needed && !needed.hasSamePlacement(entry)))
+      return {};
+    needed = entry;
+  }
+  return needed;
+}
+
 /// A product whose sum is partial (its result is, or its operands split
 /// the contracted dim, so computing it in place gives partial sums) would
 /// add a linear's bias on every rank of the partial sum, and apply an
 /// activation to partial sums. Rewrite it as the product alone, the
 /// resolution of its partial sum (a fuser.set, decomposed like any other),
-/// an add of the broadcast bias and the activation.
+/// an add of the broadcast bias and the activation. The sum is resolved
+/// into the placement its readers need where they agree on one: a
+/// sequence-parallel row-parallel linear's readers want its rows split, so
+/// the sum becomes a reduce_scatter and the bias is added to the rank's
+/// rows, instead of an allreduce, a bias on the whole and a slice.
 static void splitPartialProductEpilogue(Operation *product) {
   auto linear = dyn_cast<LinearOp>(product);
   Value bias = linear ? linear.getBias() : Value();
@@ -48,6 +74,9 @@ static void splitPartialProductEpilogue(Operation *product) {
       sharding.isPartial() ? partialType.cloneWithEncoding(
                                  partial.withPartial({}, ReductionKind::Sum))
                            : type;
+  if (ShardingAttr needed = getPlacementReadersNeed(result);
+      needed && needed.getMesh() == partial.getMesh())
+    resolvedType = type.cloneWithEncoding(needed);
   Value sum =
       linear
           ? LinearOp::create(builder, loc, partialType, linear.getInput(),

@@ -192,6 +192,29 @@ func.func @row_parallel_bias(%x: tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0
 
 // -----
 
+// Sequence parallelism: the readers of a row-parallel linear with a bias
+// want its rows split, so the partial sum is reduce-scattered into them and
+// the bias is added to the rank's rows: no allreduce, no slice.
+// CHECK-LABEL: func.func @sequence_parallel_bias
+// CHECK: %[[P:.*]] = fuser.linear %{{.*}}, %{{.*}} : ({{.*}}, {{.*}}) -> tensor<8x16xf32, {{.*}}partial = {0 : sum}>>
+// CHECK: %[[R:.*]] = fuser.comm.reduce_scatter %[[P]] axis = 0 : {{.*}} -> tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>>
+// CHECK: %[[B:.*]] = fuser.broadcast %{{.*}} dims = [1] : {{.*}} -> tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>>
+// CHECK: %[[Y:.*]] = fuser.add %[[R]], %[[B]]
+// CHECK: fuser.add %[[Y]], %{{.*}} : {{.*}} -> tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>>
+// CHECK-NOT: fuser.comm
+#mesh = #fuser.mesh<[2]>
+func.func @sequence_parallel_bias(%x: tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0]]>>,
+                                  %w: tensor<16x32xf32, #fuser.sharding<#mesh, [[], [0]]>>,
+                                  %b: tensor<16xf32, #fuser.sharding<#mesh, [[]]>>,
+                                  %residual: tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>)
+    -> tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>> {
+  %0 = fuser.linear %x, %w bias %b : (tensor<8x32xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<16x32xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<16xf32, #fuser.sharding<#mesh, [[]]>>) -> tensor<8x16xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>
+  %1 = fuser.add %0, %residual : (tensor<8x16xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>>, tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>) -> tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>
+  return %1 : tensor<8x16xf32, #fuser.sharding<#mesh, [[0], []]>>
+}
+
+// -----
+
 // A row-parallel product with an activation applies it once, after the
 // partial sum is resolved.
 // CHECK-LABEL: func.func @row_parallel_activation
