@@ -766,6 +766,70 @@ class FusionDefinition:
         syntax += self._activation("linear", activation)
         return self._emit("linear", operands, syntax, [(shape, x.dtype, sharding)])
 
+    def _attention_syntax(self, op, operands, causal, scale, dropout, seed):
+        if not 0.0 <= dropout < 1.0:
+            raise ValueError("fuser.%s: dropout probability must be in [0, 1), "
+                             "got %r" % (op, dropout))
+        syntax = ", ".join(t.name for t in operands)
+        if causal:
+            syntax += " causal"
+        if scale is not None:
+            syntax += " scale = " + _float_literal(scale)
+        if dropout:
+            syntax += " dropout = " + _float_literal(dropout)
+        if seed:
+            syntax += " seed = %d" % seed
+        return syntax
+
+    @staticmethod
+    def _functional_results(operands, results):
+        return "(%s) -> (%s)" % (", ".join(t.type for t in operands),
+                                 ", ".join(t.type for t in results))
+
+    def sdpa(self, query, key, value, causal=False, scale=None, dropout=0.0,
+             seed=0, sharding=None):
+        """Fused scaled dot-product attention (PyTorch's semantics) on
+        query [b, h, sq, d], key [b, h, skv, d], value [b, h, skv, dv]:
+        (output [b, h, sq, dv], logsumexp [b, h, sq] f32). `sharding` is the
+        output's; the log-sum-exp's follows it."""
+        q = self._operand("sdpa", query, "query")
+        k = self._operand("sdpa", key, "key")
+        v = self._operand("sdpa", value, "value")
+        for role, t in (("query", q), ("key", k), ("value", v)):
+            if t.rank != 4:
+                raise ValueError("fuser.sdpa: %s must be [batch, heads, sequence, "
+                                 "head dim], got rank %d" % (role, t.rank))
+        syntax = self._attention_syntax("sdpa", [q, k, v], causal, scale, dropout,
+                                        seed)
+        b, h, sq = q.shape[:3]
+        return self._emit("sdpa", [q, k, v], syntax,
+                          [(q.shape[:3] + [v.shape[3]], q.dtype, sharding),
+                           ([b, h, sq], "f32", None)],
+                          self._functional_results)
+
+    def sdpa_backward(self, query, key, value, output, grad_output, logsumexp,
+                      causal=False, scale=None, dropout=0.0, seed=0):
+        """(grad_query, grad_key, grad_value) of `sdpa` with the forward's
+        settings, given its output, log-sum-exp and the output's gradient."""
+        operands = [self._operand("sdpa_backward", t, role) for t, role in (
+            (query, "query"), (key, "key"), (value, "value"), (output, "output"),
+            (grad_output, "grad_output"), (logsumexp, "logsumexp"))]
+        syntax = self._attention_syntax("sdpa_backward", operands, causal, scale,
+                                        dropout, seed)
+        return self._emit("sdpa_backward", operands, syntax,
+                          [(t.shape, t.dtype, None) for t in operands[:3]],
+                          self._functional_results)
+
+    def embedding(self, table, indices, sharding=None):
+        """Rows of table [V, E] picked by integer `indices` [...]: [..., E]."""
+        t = self._operand("embedding", table, "table")
+        i = self._operand("embedding", indices, "indices")
+        if t.rank != 2:
+            raise ValueError("fuser.embedding: table must be [rows, features], got "
+                             "rank %d" % t.rank)
+        return self._emit("embedding", [t, i], "%s, %s" % (t.name, i.name),
+                          [(i.shape + [t.shape[1]], t.dtype, sharding)])
+
     def set(self, x, sharding):
         """`x` with another sharding: the user's way to request resharding."""
         x = self._operand("set", x, "input")

@@ -59,7 +59,7 @@ def ops_pointwise():
     a, b = fd.input([4, 8], "f32"), fd.input([4, 8], "f32")
     i, c = fd.input([4, 8], "i32"), fd.input([4, 8], "i1")
     fd.neg(a), fd.abs(i), fd.relu(a), fd.exp(a), fd.log(a), fd.sqrt(a)
-    fd.rsqrt(a), fd.tanh(a), fd.sigmoid(a)
+    fd.rsqrt(a), fd.tanh(a), fd.sin(a), fd.cos(a), fd.erf(a), fd.sigmoid(a)
     fd.gelu(a), fd.gelu(a, approximation="tanh")
     fd.add(a, b), fd.sub(a, b), fd.mul(i, i), fd.div(a, b)
     fd.maximum(a, b), fd.minimum(a, b), fd.pow(a, b)
@@ -122,6 +122,24 @@ def ops_matmul_linear():
     fd.matmul(a, b2)
     fd.matmul(a, b, activation="relu")
     fd.linear(x, w, bias=bias, activation="gelu_tanh")
+    return fd
+
+
+def ops_attention():
+    fd = FusionDefinition("attention")
+    q, k = fd.input([1, 4, 64, 32], "bf16"), fd.input([1, 4, 128, 32], "bf16")
+    v, o = fd.input([1, 4, 128, 32], "bf16"), fd.input([1, 4, 64, 32], "bf16")
+    lse = fd.input([1, 4, 64], "f32")
+    fd.sdpa(q, k, v)
+    fd.sdpa(q, k, v, causal=True, scale=0.125, dropout=0.1, seed=7)
+    fd.sdpa_backward(q, k, v, o, o, lse, causal=True, dropout=0.1, seed=7)
+    return fd
+
+
+def ops_embedding():
+    fd = FusionDefinition("embedding")
+    table, tokens = fd.input([100, 8], "bf16"), fd.input([2, 16], "i64")
+    fd.output(fd.embedding(table, tokens))
     return fd
 
 
@@ -250,7 +268,7 @@ class BuilderIRTest(unittest.TestCase):
     def test_every_op_family_equals_the_op_tests(self):
         reference = self.printed(read("test", "Dialect", "Fuser", "ops.mlir"))
         for build in (ops_pointwise, ops_reductions, ops_creation, ops_meta,
-                      ops_matmul_linear):
+                      ops_matmul_linear, ops_attention, ops_embedding):
             fd = build()
             with self.subTest(function=fd.name):
                 self.assertEqual(

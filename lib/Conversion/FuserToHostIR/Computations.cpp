@@ -1,9 +1,9 @@
 //===- Computations.cpp - kernel launches, library calls, returns --------===//
 //
 // A kernel segment becomes an allocation per output and a hostir.launch of
-// the outlined kernel; a library call becomes hostir.matmul or
-// hostir.linear into an allocated output; a return hands back buffers of
-// the layouts the function's results state.
+// the outlined kernel; a library call becomes hostir.matmul, hostir.linear,
+// hostir.sdpa or hostir.sdpa_backward into allocated outputs; a return
+// hands back buffers of the layouts the function's results state.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,9 +12,61 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
+Value HostBuilder::shardOffset(Location loc, Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  ShardingAttr sharding = getSharding(tensor);
+  if (!sharding || sharding.getDimAxes(dim).empty())
+    return index(loc, 0);
+  // The rank's block index along the dim: its team positions along the
+  // dim's axes, outermost first, row-major.
+  Value block = index(loc, 0);
+  for (int64_t axis : sharding.getDimAxes(dim)) {
+    Value size = index(loc, sharding.getMesh().getAxisSize(axis));
+    Value position = hostir::TeamIndexOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        team(loc, sharding.getMesh(), axis));
+    block = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, block, size),
+        position);
+  }
+  int64_t blockSize = getLocalBufferType(type).getDimSize(dim);
+  return arith::MulIOp::create(rewriter, loc, block, index(loc, blockSize));
+}
+
+/// hostir.sdpa or hostir.sdpa_backward for `op`, with the rank's batch and
+/// head offsets, from which the dropout mask is drawn.
+template <typename HostOp, typename AttentionOp>
+static void emitAttention(HostBuilder &host, AttentionOp op,
+                          HostBuilder::BufferFor bufferFor) {
+  Location loc = op.getLoc();
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(bufferFor(operand));
+  for (Value result : op->getResults())
+    operands.push_back(bufferFor(result));
+  operands.push_back(host.shardOffset(loc, op.getQuery(), 0));
+  operands.push_back(host.shardOffset(loc, op.getQuery(), 1));
+  Builder &builder = host.rewriter;
+  NamedAttrList attributes;
+  if (op.getCausal())
+    attributes.append("causal", builder.getUnitAttr());
+  attributes.append("scale", builder.getF64FloatAttr(op.getScaleOrDefault()));
+  attributes.append("dropout_probability", op.getDropoutProbabilityAttr());
+  attributes.append("seed", op.getSeedAttr());
+  HostOp::create(host.rewriter, loc, TypeRange(), operands, attributes);
+}
+
 LogicalResult HostBuilder::emitLibraryCall(Operation *op, BufferFor bufferFor,
                                            bool accumulate) {
   Location loc = op->getLoc();
+  if (auto sdpa = dyn_cast<SdpaOp>(op)) {
+    emitAttention<hostir::SdpaOp>(*this, sdpa, bufferFor);
+    return success();
+  }
+  if (auto backward = dyn_cast<SdpaBackwardOp>(op)) {
+    emitAttention<hostir::SdpaBackwardOp>(*this, backward, bufferFor);
+    return success();
+  }
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     hostir::MatmulOp::create(
         rewriter, loc, bufferFor(matmul.getLhs()), bufferFor(matmul.getRhs()),
@@ -33,7 +85,8 @@ LogicalResult HostBuilder::emitLibraryCall(Operation *op, BufferFor bufferFor,
 }
 
 LogicalResult HostBuilder::lowerLibraryCall(Operation *op) {
-  map(op->getResult(0), allocate(op->getLoc(), op->getResult(0)));
+  for (Value result : op->getResults())
+    map(result, allocate(op->getLoc(), result));
   return emitLibraryCall(op, [&](Value v) { return bufferOf(v); });
 }
 
@@ -119,7 +172,7 @@ private:
   }
 };
 
-/// matmul and linear -> hostir.matmul and hostir.linear.
+/// matmul, linear, sdpa and sdpa_backward -> their hostir library calls.
 struct LibraryCallLowering : public HostLoweringPattern {
   LibraryCallLowering(MLIRContext *context, const HostProgram &program)
       : HostLoweringPattern(program, MatchTraitOpTypeTag(),

@@ -182,6 +182,9 @@ public:
   }
   /// The executing rank's team along `axis` of `mesh`.
   Value team(Location loc, MeshAttr mesh, int64_t axis);
+  /// Where the executing rank's piece of `tensor` starts along `dim` in
+  /// the global tensor.
+  Value shardOffset(Location loc, Value tensor, int64_t dim);
   Value getRank() { return program.rank; }
 
   ConversionPatternRewriter &rewriter;

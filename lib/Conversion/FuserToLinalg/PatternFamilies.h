@@ -20,7 +20,8 @@ void populatePointwisePatterns(RewritePatternSet &patterns);
 void populateReductionPatterns(RewritePatternSet &patterns);
 /// full, iota, uniform and normal.
 void populateCreationPatterns(RewritePatternSet &patterns);
-/// broadcast, expand, squeeze, reshape, permute, slice, select, cat, pad.
+/// broadcast, expand, squeeze, reshape, permute, slice, select, cat, pad,
+/// embedding.
 void populateShapePatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::fuser

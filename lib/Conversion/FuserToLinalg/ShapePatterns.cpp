@@ -3,13 +3,14 @@
 // Broadcasts become all-parallel linalg.generics reading the input through
 // constant-0 exprs where a dim repeats; the views become tensor slices and
 // reshapes and linalg.transpose; cat and pad insert their inputs into a new
-// tensor.
+// tensor; embedding lookups extract table elements in an indexed generic.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GenericBuilder.h"
 #include "PatternFamilies.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -210,12 +211,48 @@ struct PadLowering : OpConversionPattern<PadOp> {
     return success();
   }
 };
+/// result[i..., e] = table[clamp(indices[i...], 0, V - 1), e]: an indexed
+/// generic over the result that reads the indices and extracts from the
+/// table.
+struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(EmbeddingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    int64_t rows = cast<RankedTensorType>(op.getTable().getType()).getDimSize(0);
+    Value table = adaptor.getTable();
+    AffineMap indicesMap = AffineMap::getMultiDimIdentityMap(
+        rank, rewriter.getContext()).getMajorSubMap(rank - 1);
+    Value result = buildParallelGeneric(
+        rewriter, op.getLoc(), type, adaptor.getIndices(), indicesMap,
+        [&](ScalarBuilder &s, ValueRange inputs, ValueRange indices) {
+          Type indexType = s.builder.getIndexType();
+          Value row = arith::IndexCastOp::create(s.builder, s.loc, indexType,
+                                                 inputs[0]);
+          Value first = arith::ConstantIndexOp::create(s.builder, s.loc, 0);
+          Value last = arith::ConstantIndexOp::create(s.builder, s.loc, rows - 1);
+          row = arith::MinSIOp::create(
+              s.builder, s.loc,
+              arith::MaxSIOp::create(s.builder, s.loc, row, first), last);
+          return tensor::ExtractOp::create(s.builder, s.loc, table,
+                                           ValueRange{row, indices.back()})
+              .getResult();
+        },
+        /*indexed=*/true);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::fuser::populateShapePatterns(RewritePatternSet &patterns) {
   patterns.add<BroadcastLowering<BroadcastOp>, BroadcastLowering<ExpandOp>,
                ReshapeLowering<SqueezeOp>, ReshapeLowering<ReshapeOp>,
                PermuteLowering, WindowLowering<SliceOp>,
-               WindowLowering<SelectOp>, CatLowering, PadLowering>(
+               WindowLowering<SelectOp>, CatLowering, PadLowering,
+               EmbeddingLowering>(
       patterns.getContext());
 }

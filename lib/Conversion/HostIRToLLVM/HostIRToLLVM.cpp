@@ -355,6 +355,40 @@ struct LinearLowering : RuntimeCallPattern<LinearOp> {
   }
 };
 
+/// sdpa and sdpa_backward -> fuser_sdpa_forward and fuser_sdpa_backward:
+/// every buffer, then the scale, the mask, the dropout and the rank's
+/// batch and head offsets.
+template <typename AttentionOp>
+struct AttentionLowering : NamedCallPattern<AttentionOp> {
+  using NamedCallPattern<AttentionOp>::NamedCallPattern;
+
+  LogicalResult
+  matchAndRewrite(AttentionOp op, typename AttentionOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> arguments;
+    for (auto [original, converted] :
+         llvm::zip(op->getOperands(), adaptor.getOperands()))
+      if (isa<MemRefType>(original.getType()))
+        arguments.push_back(this->buffer(rewriter, op, original, converted));
+    Type f64 = rewriter.getF64Type();
+    arguments.push_back(LLVM::ConstantOp::create(rewriter, loc, f64,
+                                                 op.getScaleAttr()));
+    arguments.push_back(
+        this->constant(rewriter, loc, this->i32(), op.getCausal()));
+    arguments.push_back(LLVM::ConstantOp::create(
+        rewriter, loc, f64, op.getDropoutProbabilityAttr()));
+    arguments.push_back(
+        this->constant(rewriter, loc, this->i64(),
+                       static_cast<int64_t>(op.getSeed())));
+    arguments.push_back(adaptor.getBatchOffset());
+    arguments.push_back(adaptor.getHeadOffset());
+    this->callChecked(rewriter, op, this->function, arguments);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ReduceBlocksLowering : RuntimeCallPattern<ReduceBlocksOp> {
   using RuntimeCallPattern::RuntimeCallPattern;
   LogicalResult matchAndRewrite(ReduceBlocksOp op, OpAdaptor adaptor,
@@ -666,6 +700,10 @@ void mlir::fuser::populateHostIRToLLVMConversionPatterns(
                PointToPointLowering<hostir::RecvOp>, CoalesceLowering,
                MatmulLowering, LinearLowering, ReduceBlocksLowering,
                CopyLowering, WaitLowering>(converter);
+  patterns.add<AttentionLowering<hostir::SdpaOp>>(converter,
+                                                 "fuser_sdpa_forward");
+  patterns.add<AttentionLowering<hostir::SdpaBackwardOp>>(
+      converter, "fuser_sdpa_backward");
   patterns.add<CollectiveLowering<hostir::AllgatherOp>>(converter,
                                                         "fuser_allgather");
   patterns.add<CollectiveLowering<hostir::AllreduceOp>>(converter,

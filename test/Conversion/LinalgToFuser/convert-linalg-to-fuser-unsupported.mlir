@@ -40,7 +40,7 @@ func.func @contractions(%a: tensor<8x16xbf16>, %bt: tensor<32x16xbf16>, %b: tens
 // CHECK: arith.mulf %{{.*}} : vector<4xf32>
 // CHECK: arith.divui %{{.*}} : tensor<4xi32>
 // CHECK: arith.maxui %{{.*}} : tensor<4xi32>
-// CHECK: math.erf %{{.*}} : tensor<4xf32>
+// CHECK: math.atan %{{.*}} : tensor<4xf32>
 // CHECK: linalg.div_unsigned
 // CHECK-NOT: fuser.
 func.func @elementwise(%s: f32, %v: vector<4xf32>, %i: tensor<4xi32>, %x: tensor<4xf32>)
@@ -49,7 +49,7 @@ func.func @elementwise(%s: f32, %v: vector<4xf32>, %i: tensor<4xi32>, %x: tensor
   %1 = arith.mulf %v, %v : vector<4xf32>
   %2 = arith.divui %i, %i : tensor<4xi32>
   %3 = arith.maxui %2, %i : tensor<4xi32>
-  %4 = math.erf %x : tensor<4xf32>
+  %4 = math.atan %x : tensor<4xf32>
   %5 = linalg.div_unsigned ins(%i, %i : tensor<4xi32>, tensor<4xi32>) outs(%i : tensor<4xi32>) -> tensor<4xi32>
   return %0, %1, %2, %3, %4, %5 : f32, vector<4xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xi32>
 }

@@ -560,3 +560,108 @@ func.func @offsets_per_dim(%i: index) {
   %0 = fuser.uniform low = 0.0, high = 1.0, seed = 0 at [%i] : tensor<8x4xf32>
   return
 }
+
+// -----
+
+func.func @f(%q: tensor<4x16x8xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention query must be [batch, heads, sequence, head dim], got rank 3}}
+  %0:2 = fuser.sdpa %q, %q, %q : (tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>) -> (tensor<4x16x8xf32>, tensor<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>, %k: tensor<1x4x16x8xbf16>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention key element type 'bf16' differs from the query's 'f32'}}
+  %0:2 = fuser.sdpa %q, %k, %k : (tensor<1x4x16x8xf32>, tensor<1x4x16x8xbf16>, tensor<1x4x16x8xbf16>) -> (tensor<1x4x16x8xf32>, tensor<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>, %k: tensor<1x2x16x8xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention key has 2 heads but the query has 4}}
+  %0:2 = fuser.sdpa %q, %k, %k : (tensor<1x4x16x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>) -> (tensor<1x4x16x8xf32>, tensor<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>, %k: tensor<1x4x16x16xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention key head dim 16 differs from the query's 8}}
+  %0:2 = fuser.sdpa %q, %k, %k : (tensor<1x4x16x8xf32>, tensor<1x4x16x16xf32>, tensor<1x4x16x16xf32>) -> (tensor<1x4x16x16xf32>, tensor<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>, %k: tensor<1x4x16x8xf32>, %v: tensor<1x4x16x16xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention value head dim 16 differs from the query's 8}}
+  %0:2 = fuser.sdpa %q, %k, %v : (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x16xf32>) -> (tensor<1x4x16x16xf32>, tensor<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>, %k: tensor<1x4x32x8xf32>, %v: tensor<1x4x16x8xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention value has 16 positions but the key has 32}}
+  %0:2 = fuser.sdpa %q, %k, %v : (tensor<1x4x16x8xf32>, tensor<1x4x32x8xf32>, tensor<1x4x16x8xf32>) -> (tensor<1x4x16x8xf32>, tensor<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>) {
+  // expected-error @+1 {{'fuser.sdpa' op dropout probability must be in [0, 1), got 1.000000e+00}}
+  %0:2 = fuser.sdpa %q, %q, %q dropout = 1.0 : (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>) -> (tensor<1x4x16x8xf32>, tensor<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>) {
+  // expected-error @+1 {{'fuser.sdpa' op scale must be finite, got INF}}
+  %0:2 = fuser.sdpa %q, %q, %q scale = 0x7FF0000000000000 : (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>) -> (tensor<1x4x16x8xf32>, tensor<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>, %lse: tensor<1x4x16xbf16>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention log-sum-exp has element type 'bf16', expected 'f32'}}
+  %0:3 = fuser.sdpa_backward %q, %q, %q, %q, %q, %lse : (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16xbf16>) -> (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%q: tensor<1x4x16x8xf32>, %o: tensor<1x4x8x8xf32>, %lse: tensor<1x4x16xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{attention output gradient has shape [1, 4, 8, 8] but the forward gives [1, 4, 16, 8]}}
+  %0:3 = fuser.sdpa_backward %q, %q, %q, %q, %o, %lse : (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x16xf32>) -> (tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>)
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<100xf32>, %i: tensor<4xi64>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{embedding table must be [rows, features], got rank 1}}
+  %0 = fuser.embedding %t, %i : (tensor<100xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<100x8xf32>, %i: tensor<4xf32>) {
+  // expected-error @+1 {{operand #1 must be ranked tensor of signless integer values}}
+  %0 = fuser.embedding %t, %i : (tensor<100x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}

@@ -175,3 +175,23 @@ func.func @copies(%a: tensor<4x8xf32, #rows>, %b: tensor<4x8xf32, #replicated>) 
   %3 = fuser.segment_set %1 : tensor<4x8xf32> -> tensor<4x8xf32>
   return
 }
+
+// CHECK-LABEL: func.func @attention
+func.func @attention(%q: tensor<1x4x64x32xbf16>, %k: tensor<1x4x128x32xbf16>,
+                     %v: tensor<1x4x128x32xbf16>, %o: tensor<1x4x64x32xbf16>,
+                     %lse: tensor<1x4x64xf32>) {
+  // CHECK: fuser.sdpa %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x4x64x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x128x32xbf16>) -> (tensor<1x4x64x32xbf16>, tensor<1x4x64xf32>)
+  %0:2 = fuser.sdpa %q, %k, %v : (tensor<1x4x64x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x128x32xbf16>) -> (tensor<1x4x64x32xbf16>, tensor<1x4x64xf32>)
+  // CHECK: fuser.sdpa %{{.*}}, %{{.*}}, %{{.*}} causal scale = 1.250000e-01 dropout = 1.000000e-01 seed = 7 :
+  %1:2 = fuser.sdpa %q, %k, %v causal scale = 0.125 dropout = 0.1 seed = 7 : (tensor<1x4x64x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x128x32xbf16>) -> (tensor<1x4x64x32xbf16>, tensor<1x4x64xf32>)
+  // CHECK: fuser.sdpa_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} causal dropout = 1.000000e-01 seed = 7 : (tensor<1x4x64x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x64x32xbf16>, tensor<1x4x64x32xbf16>, tensor<1x4x64xf32>) -> (tensor<1x4x64x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x128x32xbf16>)
+  %2:3 = fuser.sdpa_backward %q, %k, %v, %o, %o, %lse causal dropout = 0.1 seed = 7 : (tensor<1x4x64x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x64x32xbf16>, tensor<1x4x64x32xbf16>, tensor<1x4x64xf32>) -> (tensor<1x4x64x32xbf16>, tensor<1x4x128x32xbf16>, tensor<1x4x128x32xbf16>)
+  return
+}
+
+// CHECK-LABEL: func.func @embedding
+func.func @embedding(%table: tensor<100x8xbf16>, %tokens: tensor<2x16xi64>) -> tensor<2x16x8xbf16> {
+  // CHECK: fuser.embedding %{{.*}}, %{{.*}} : (tensor<100x8xbf16>, tensor<2x16xi64>) -> tensor<2x16x8xbf16>
+  %0 = fuser.embedding %table, %tokens : (tensor<100x8xbf16>, tensor<2x16xi64>) -> tensor<2x16x8xbf16>
+  return %0 : tensor<2x16x8xbf16>
+}

@@ -539,3 +539,51 @@ func.func @f(%in: memref<2x8xf32>, %out: memref<16xf32>) {
   hostir.reduce_blocks %in, %out kind = sum : memref<2x8xf32>, memref<16xf32>
   return
 }
+
+// -----
+
+func.func @f(%q: memref<1x2x64x32xf32>, %o: memref<1x2x32x32xf32>, %lse: memref<1x2x64xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.sdpa' op output has shape [1, 2, 32, 32] but attention gives [1, 2, 64, 32]}}
+  hostir.sdpa %q, %q, %q, %o, %lse at [%i, %i] scale = 1.0 : memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x32x32xf32>, memref<1x2x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: memref<1x2x64x32xf32>, %lse: memref<1x2x64xf16>, %i: index) {
+  // expected-error @+1 {{'hostir.sdpa' op log-sum-exp has element type 'f16', expected 'f32'}}
+  hostir.sdpa %q, %q, %q, %q, %lse at [%i, %i] scale = 1.0 : memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%q: memref<1x2x64x32xf32>, %lse: memref<1x2x64xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.sdpa' op dropout probability must be in [0, 1), got -1.000000e-01}}
+  hostir.sdpa %q, %q, %q, %q, %lse at [%i, %i] scale = 1.0 dropout = -0.1 : memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: memref<1x2x64x32xf32>, %k: memref<1x2x64x32xbf16>, %lse: memref<1x2x64xf32>, %i: index) {
+  // expected-error @+1 {{attention key element type 'bf16' differs from the query's 'f32'}}
+  hostir.sdpa %q, %k, %k, %q, %lse at [%i, %i] scale = 1.0 : memref<1x2x64x32xf32>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xf32>, memref<1x2x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: memref<1x2x64x32xf32>, %dk: memref<1x2x64x16xf32>, %lse: memref<1x2x64xf32>, %i: index) {
+  // expected-error @+1 {{'hostir.sdpa_backward' op key gradient has shape [1, 2, 64, 16] but attention gives [1, 2, 64, 32]}}
+  hostir.sdpa_backward %q, %q, %q, %q, %q, %lse, %q, %dk, %q at [%i, %i] scale = 1.0 : memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64xf32>, memref<1x2x64x32xf32>, memref<1x2x64x16xf32>, memref<1x2x64x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%q: memref<1x2x64x32xf32>, %o: memref<1x2x64x16xf32>, %lse: memref<1x2x64xf32>, %i: index) {
+  // expected-error @+1 {{attention output has shape [1, 2, 64, 16] but the forward gives [1, 2, 64, 32]}}
+  hostir.sdpa_backward %q, %q, %q, %o, %q, %lse, %q, %q, %q at [%i, %i] scale = 1.0 : memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x16xf32>, memref<1x2x64x32xf32>, memref<1x2x64xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>
+  return
+}

@@ -62,6 +62,17 @@ module {
     return
   }
 
+  // CHECK-LABEL: func.func @attention
+  func.func @attention(%q: memref<1x2x64x32xbf16>, %o: memref<1x2x64x32xbf16>,
+                       %lse: memref<1x2x64xf32>, %head: index) {
+    %c0 = arith.constant 0 : index
+    // CHECK: hostir.sdpa %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} at[%{{.*}}, %{{.*}}] causal scale = 1.250000e-01 dropout = 1.000000e-01 seed = 7 : memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64xf32>
+    hostir.sdpa %q, %q, %q, %o, %lse at [%c0, %head] causal scale = 0.125 dropout = 0.1 seed = 7 : memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64xf32>
+    // CHECK: hostir.sdpa_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} at[%{{.*}}, %{{.*}}] scale = 1.250000e-01 : memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64xf32>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>
+    hostir.sdpa_backward %q, %q, %q, %o, %o, %lse, %o, %o, %o at [%c0, %head] scale = 0.125 : memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64xf32>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>, memref<1x2x64x32xbf16>
+    return
+  }
+
   // CHECK-LABEL: func.func @reduce_blocks
   func.func @reduce_blocks(%partials: memref<2x4x8xbf16>, %sum: memref<1x4x8xbf16>,
                            %blocks: memref<4x8xf32>, %max: memref<8xf32>) {

@@ -54,6 +54,13 @@ LogicalResult inferLinearType(OptionalLoc loc, Value input, Value weight,
                               Value bias, InferredTypes &types);
 LogicalResult inferSameGlobalTypeOf(OptionalLoc loc, Value input,
                                     InferredTypes &types);
+LogicalResult inferSdpaTypes(OptionalLoc loc, Value query, Value key,
+                             Value value, InferredTypes &types);
+/// `operands`: query, key, value, output, its gradient, log-sum-exp.
+LogicalResult inferSdpaBackwardTypes(OptionalLoc loc, ValueRange operands,
+                                     InferredTypes &types);
+LogicalResult inferEmbeddingType(OptionalLoc loc, Value table, Value indices,
+                                 InferredTypes &types);
 
 template <typename Adaptor>
 LogicalResult inferUnaryPointwise(OptionalLoc loc, Adaptor adaptor,
@@ -140,6 +147,31 @@ LogicalResult inferLinear(OptionalLoc loc, Adaptor adaptor,
                           InferredTypes &types) {
   return inferLinearType(loc, adaptor.getInput(), adaptor.getWeight(),
                          adaptor.getBias(), types);
+}
+
+template <typename Adaptor>
+LogicalResult inferSdpa(OptionalLoc loc, Adaptor adaptor,
+                        InferredTypes &types) {
+  return inferSdpaTypes(loc, adaptor.getQuery(), adaptor.getKey(),
+                        adaptor.getValue(), types);
+}
+
+template <typename Adaptor>
+LogicalResult inferSdpaBackward(OptionalLoc loc, Adaptor adaptor,
+                                InferredTypes &types) {
+  return inferSdpaBackwardTypes(
+      loc,
+      ValueRange{adaptor.getQuery(), adaptor.getKey(), adaptor.getValue(),
+                 adaptor.getOutput(), adaptor.getGradOutput(),
+                 adaptor.getLogsumexp()},
+      types);
+}
+
+template <typename Adaptor>
+LogicalResult inferEmbedding(OptionalLoc loc, Adaptor adaptor,
+                             InferredTypes &types) {
+  return inferEmbeddingType(loc, adaptor.getTable(), adaptor.getIndices(),
+                            types);
 }
 
 template <typename Adaptor>

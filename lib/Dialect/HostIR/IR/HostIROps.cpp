@@ -196,6 +196,57 @@ LogicalResult LinearOp::verify() {
                                  getOut().getType().getElementType());
 }
 
+/// `buffer` has `expected`'s shape and `elementType`.
+static LogicalResult verifyAttentionBuffer(Operation *op, StringRef name,
+                                           MemRefType buffer,
+                                           ArrayRef<int64_t> expected,
+                                           Type elementType) {
+  if (buffer.getShape() != expected)
+    return op->emitOpError(name)
+           << " has shape [" << buffer.getShape() << "] but attention gives ["
+           << expected << "]";
+  if (buffer.getElementType() != elementType)
+    return op->emitOpError(name) << " has element type "
+                                 << buffer.getElementType() << ", expected "
+                                 << elementType;
+  return success();
+}
+
+LogicalResult SdpaOp::verify() {
+  FailureOr<fuser::AttentionShapes> shapes = fuser::getAttentionShapes(
+      getLoc(), getQuery().getType(), getKey().getType(), getValue().getType());
+  Type elementType = getQuery().getType().getElementType();
+  if (failed(shapes) ||
+      failed(verifyAttentionBuffer(*this, "output", getOutput().getType(),
+                                   shapes->output, elementType)) ||
+      failed(verifyAttentionBuffer(*this, "log-sum-exp",
+                                   getLogsumexp().getType(), shapes->logsumexp,
+                                   Float32Type::get(getContext()))))
+    return failure();
+  return fuser::verifyAttentionSettings(
+      *this, getScale().convertToDouble(),
+      getDropoutProbability().convertToDouble());
+}
+
+LogicalResult SdpaBackwardOp::verify() {
+  if (failed(fuser::verifyAttentionBackwardShapes(
+          getLoc(), getQuery().getType(), getKey().getType(),
+          getValue().getType(), getOutput().getType(),
+          getGradOutput().getType(), getLogsumexp().getType())))
+    return failure();
+  for (auto [name, gradient, primal] :
+       {std::tuple<StringRef, MemRefType, MemRefType>{
+            "query gradient", getGradQuery().getType(), getQuery().getType()},
+        {"key gradient", getGradKey().getType(), getKey().getType()},
+        {"value gradient", getGradValue().getType(), getValue().getType()}})
+    if (failed(verifyAttentionBuffer(*this, name, gradient, primal.getShape(),
+                                     primal.getElementType())))
+      return failure();
+  return fuser::verifyAttentionSettings(
+      *this, getScale().convertToDouble(),
+      getDropoutProbability().convertToDouble());
+}
+
 LogicalResult ReduceBlocksOp::verify() {
   MemRefType input = getInput().getType(), out = getOut().getType();
   if (input.getElementType() != out.getElementType())

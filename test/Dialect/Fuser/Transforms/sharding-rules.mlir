@@ -89,3 +89,29 @@ func.func @reshape(%a: tensor<16x4xf32>, %b: tensor<4x8xf32>, %c: tensor<6x4xf32
   %3 = fuser.reshape %c2 : tensor<2x6x4xf32> -> tensor<2x4x6xf32>
   return
 }
+
+// -----
+
+func.func @attention(%q: tensor<2x4x16x8xf32>, %kv: tensor<2x4x32x8xf32>,
+                     %o: tensor<2x4x16x8xf32>, %lse: tensor<2x4x16xf32>) {
+  // Batch and heads shared by every tensor; the query sequence shared by the
+  // query, the output and the log-sum-exp; keys and head dims blocked.
+  // expected-remark @+1 {{factors f0=2 f1=4 f2=16 f3=32:blocked f4=8:blocked; operands (f0)(f1)(f2)(f4), (f0)(f1)(f3)(f4), (f0)(f1)(f3)(f4); results (f0)(f1)(f2)(f4), (f0)(f1)(f2)}}
+  %0:2 = fuser.sdpa %q, %kv, %kv : (tensor<2x4x16x8xf32>, tensor<2x4x32x8xf32>, tensor<2x4x32x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16xf32>)
+  // A mask depends on global query positions: the query sequence is
+  // blocked too.
+  // expected-remark @+1 {{factors f0=2 f1=4 f2=16:blocked f3=32:blocked f4=8:blocked; operands (f0)(f1)(f2)(f4), (f0)(f1)(f3)(f4), (f0)(f1)(f3)(f4); results (f0)(f1)(f2)(f4), (f0)(f1)(f2)}}
+  %1:2 = fuser.sdpa %q, %kv, %kv causal : (tensor<2x4x16x8xf32>, tensor<2x4x32x8xf32>, tensor<2x4x32x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16xf32>)
+  // expected-remark @+1 {{factors f0=2 f1=4 f2=16:blocked f3=32:blocked f4=8:blocked; operands (f0)(f1)(f2)(f4), (f0)(f1)(f3)(f4), (f0)(f1)(f3)(f4), (f0)(f1)(f2)(f4), (f0)(f1)(f2)(f4), (f0)(f1)(f2); results (f0)(f1)(f2)(f4), (f0)(f1)(f3)(f4), (f0)(f1)(f3)(f4)}}
+  %2:3 = fuser.sdpa_backward %q, %kv, %kv, %o, %o, %lse : (tensor<2x4x16x8xf32>, tensor<2x4x32x8xf32>, tensor<2x4x32x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x32x8xf32>, tensor<2x4x32x8xf32>)
+  return
+}
+
+// -----
+
+func.func @embedding(%table: tensor<100x8xf32>, %tokens: tensor<2x16xi64>) {
+  // Index dims lead the result, features are shared, rows are blocked.
+  // expected-remark @+1 {{factors f0=100:blocked f1=2 f2=16 f3=8; operands (f0)(f3), (f1)(f2); results (f1)(f2)(f3)}}
+  %0 = fuser.embedding %table, %tokens : (tensor<100x8xf32>, tensor<2x16xi64>) -> tensor<2x16x8xf32>
+  return
+}

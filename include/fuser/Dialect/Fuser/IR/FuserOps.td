@@ -1176,6 +1176,143 @@ def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+// What the attention ops share: how scores are scaled, masked and dropped.
+class Fuser_AttentionOp<string mnemonic, string inferFn>
+    : Fuser_InferredOp<mnemonic, inferFn, [Pure, Fuser_LibraryCall,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+  dag attentionAttributes = (ins UnitAttr:$causal, OptionalAttr<F64Attr>:$scale,
+                                 DefaultValuedAttr<F64Attr, "0.0">:$dropout_probability,
+                                 DefaultValuedAttr<I64Attr, "0">:$seed);
+  string attentionFormat = [{
+    (`causal` $causal^)? (`scale` `=` $scale^)?
+    (`dropout` `=` $dropout_probability^)? (`seed` `=` $seed^)? attr-dict
+  }];
+  let hasVerifier = 1;
+  code attentionClassDeclaration = [{
+    /// The factor the scores are scaled by: `scale`, else 1/sqrt(head dim).
+    double getScaleOrDefault();
+  }];
+}
+
+def Fuser_SdpaOp : Fuser_AttentionOp<"sdpa", "inferSdpa"> {
+  let summary = "fused scaled dot-product attention, forward";
+  let description = [{
+    PyTorch's `scaled_dot_product_attention` on `query [b, h, sq, d]` and `key`
+    and `value [b, h, skv, d]`, all of one floating-point element type and one
+    head dim (as the fused kernels take them):
+
+        S = scale * query x key^T                       [b, h, sq, skv]
+        P = softmax(S) over the last dim                (masked entries are 0)
+        output = dropout(P) x value                     [b, h, sq, d]
+        logsumexp[b, h, i] = log(sum_j exp(S[b, h, i, j]))  (f32, unmasked j)
+
+    `scale` defaults to `1 / sqrt(d)`. With `causal`, query `i` sees keys
+    `j <= i` only (the top-left alignment of PyTorch's `is_causal`). With
+    `dropout = p` (0 <= p < 1), each probability is kept and scaled by
+    `1 / (1 - p)` or dropped: on CPU ranks it is kept when the draw of
+    `fuser.uniform low = 0.0, high = 1.0, seed = seed` over a `[b, h, sq, skv]`
+    tensor at its global coordinates is at least `p`, so sharded and unsharded
+    programs drop the same entries; on GPUs the mask is cuDNN's Philox stream
+    for `seed`. `logsumexp` is what `fuser.sdpa_backward` needs to recompute
+    the probabilities instead of storing them: the `[b, h, sq, skv]` scores
+    never reach memory.
+
+    The op is a library call: host lowering turns it into `hostir.sdpa` (the
+    runtime's fused attention: cuDNN's on GPUs).
+
+    Sharding: `b` and `h` are factors shared by every operand and result, so
+    heads split across ranks (tensor parallelism) without communication. `d`
+    and `skv` are blocked: each rank needs whole keys and values. `sq` is
+    shared by the query, the output and the log-sum-exp when the op is neither
+    causal nor dropping (a split of the queries then gathers the keys and
+    values: context parallelism); with either, the mask depends on global
+    query positions and `sq` is blocked too.
+
+    ```mlir
+    %o, %lse = fuser.sdpa %q, %k, %v causal dropout = 0.1 seed = 7
+        : (tensor<1x48x2048x128xbf16>, tensor<1x48x2048x128xbf16>,
+           tensor<1x48x2048x128xbf16>)
+        -> (tensor<1x48x2048x128xbf16>, tensor<1x48x2048xf32>)
+    ```
+  }];
+  let arguments = !con((ins Fuser_FloatTensor:$query, Fuser_FloatTensor:$key,
+                            Fuser_FloatTensor:$value), attentionAttributes);
+  let results = (outs Fuser_FloatTensor:$output, Fuser_FloatTensor:$logsumexp);
+  let assemblyFormat = "$query `,` $key `,` $value " # attentionFormat #
+                       " `:` functional-type(operands, results)";
+  let extraClassDeclaration = attentionClassDeclaration;
+}
+
+def Fuser_SdpaBackwardOp : Fuser_AttentionOp<"sdpa_backward", "inferSdpaBackward"> {
+  let summary = "fused scaled dot-product attention, backward";
+  let description = [{
+    The gradients of `fuser.sdpa` with respect to its query, key and value,
+    given the forward's operands, its `output` and `logsumexp`, and the
+    gradient `grad_output` of the output: `(grad_query, grad_key, grad_value)`,
+    shaped and typed as `query`, `key` and `value`. `causal`, `scale`,
+    `dropout` and `seed` must be the forward's, so that the probabilities and
+    the dropout mask are recomputed as the forward had them.
+
+    The op is a library call: host lowering turns it into
+    `hostir.sdpa_backward`.
+
+    Sharding: `b` and `h` are shared by every operand and result; every other
+    dim is blocked (the key and value gradients sum over all queries, the
+    query gradient over all keys).
+
+    ```mlir
+    %dq, %dk, %dv = fuser.sdpa_backward %q, %k, %v, %o, %do, %lse causal
+        : (tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>,
+           tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64xf32>)
+        -> (tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>)
+    ```
+  }];
+  let arguments = !con((ins Fuser_FloatTensor:$query, Fuser_FloatTensor:$key,
+                            Fuser_FloatTensor:$value, Fuser_FloatTensor:$output,
+                            Fuser_FloatTensor:$grad_output,
+                            Fuser_FloatTensor:$logsumexp), attentionAttributes);
+  let results = (outs Fuser_FloatTensor:$grad_query, Fuser_FloatTensor:$grad_key,
+                      Fuser_FloatTensor:$grad_value);
+  let assemblyFormat = "$query `,` $key `,` $value `,` $output `,` $grad_output `,` "
+                       "$logsumexp " # attentionFormat #
+                       " `:` functional-type(operands, results)";
+  let extraClassDeclaration = attentionClassDeclaration;
+}
+
+//===----------------------------------------------------------------------===//
+// Lookups
+//===----------------------------------------------------------------------===//
+
+def Fuser_EmbeddingOp : Fuser_InferredOp<"embedding", "inferEmbedding", [Pure,
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+  let summary = "rows of a table picked by index (an embedding lookup)";
+  let description = [{
+    PyTorch's `F.embedding(indices, table)`: `result[i..., :] = table[indices[i...],
+    :]` for a `table [V, E]` and integer `indices` of any shape `[...]`, giving
+    `[..., E]` with the table's element type. An index outside `[0, V)` reads
+    the nearest row (the index is clamped): kernels have no way to fail.
+
+    Sharding: the dims of `indices` are factors shared with the leading dims of
+    the result, and `E` is shared by the table and the result; `V` is blocked
+    (each rank looks rows up in the whole table).
+
+    ```mlir
+    %x = fuser.embedding %wte, %tokens
+        : (tensor<50304x768xbf16>, tensor<1x2048xi64>) -> tensor<1x2048x768xbf16>
+    ```
+  }];
+  let arguments = (ins Fuser_NumericTensor:$table,
+                       RankedTensorOf<[AnySignlessInteger]>:$indices);
+  let results = (outs Fuser_NumericTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Copies and segment boundaries
 //===----------------------------------------------------------------------===//
 

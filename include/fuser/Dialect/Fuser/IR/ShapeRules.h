@@ -27,6 +27,28 @@ FailureOr<SmallVector<int64_t>> getLinearShape(std::optional<Location> loc,
                                                ShapedType weight,
                                                ShapedType bias);
 
+/// The shapes fused attention computes from query [b, h, sq, d], key
+/// [b, h, skv, d] and value [b, h, skv, dv].
+struct AttentionShapes {
+  /// [b, h, sq, dv], the query's element type.
+  SmallVector<int64_t> output;
+  /// [b, h, sq], f32.
+  SmallVector<int64_t> logsumexp;
+};
+FailureOr<AttentionShapes> getAttentionShapes(std::optional<Location> loc,
+                                              ShapedType query, ShapedType key,
+                                              ShapedType value);
+/// The backward's operands: what getAttentionShapes gives for the forward,
+/// with the query's element type (f32 for the log-sum-exp).
+LogicalResult verifyAttentionBackwardShapes(
+    std::optional<Location> loc, ShapedType query, ShapedType key,
+    ShapedType value, ShapedType output, ShapedType gradOutput,
+    ShapedType logsumexp);
+/// A finite scale (when given) and a dropout probability in [0, 1).
+LogicalResult verifyAttentionSettings(Operation *op,
+                                      std::optional<double> scale,
+                                      double dropoutProbability);
+
 /// An activation needs floating-point elements: reports it on `op`
 /// otherwise.
 LogicalResult verifyActivation(Operation *op,

@@ -293,6 +293,84 @@ def HostIR_LinearOp : HostIR_Op<"linear"> {
   let hasVerifier = 1;
 }
 
+// What the attention calls share: the scores' scale, mask and dropout, and
+// where the rank's piece starts in the global batch and heads (the dropout
+// mask is drawn at global coordinates).
+class HostIR_AttentionOp<string mnemonic> : HostIR_Op<mnemonic> {
+  dag attentionOperands = (ins Index:$batch_offset, Index:$head_offset,
+                               UnitAttr:$causal, F64Attr:$scale,
+                               DefaultValuedAttr<F64Attr, "0.0">:$dropout_probability,
+                               DefaultValuedAttr<I64Attr, "0">:$seed);
+  string attentionFormat = [{
+    `at` `[` $batch_offset `,` $head_offset `]` (`causal` $causal^)?
+    `scale` `=` $scale (`dropout` `=` $dropout_probability^)?
+    (`seed` `=` $seed^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HostIR_SdpaOp : HostIR_AttentionOp<"sdpa"> {
+  let summary = "library fused attention, forward, into preallocated outputs";
+  let description = [{
+    `fuser.sdpa` on the rank's pieces: `output [b, h, sq, dv]` and `logsumexp
+    [b, h, sq]` (f32) from `query [b, h, sq, d]`, `key [b, h, skv, d]` and
+    `value [b, h, skv, dv]`, scaled by `scale`, causal or not, with dropout of
+    probability `dropout` drawn from `seed` at global coordinates that start at
+    (`batch_offset`, `head_offset`). Runs on the current stream: cuDNN's fused
+    attention on GPUs, the runtime's own on CPUs (`fuser_sdpa_forward`). The
+    verifier checks shapes and element types.
+
+    ```mlir
+    hostir.sdpa %q, %k, %v, %o, %lse at [%c0, %h0] causal scale = 0.125
+        : memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>,
+          memref<1x2x64x32xf32>, memref<1x2x64xf32>
+    ```
+  }];
+  let arguments = !con((ins Arg<HostIR_Buffer, "", [MemRead]>:$query,
+                            Arg<HostIR_Buffer, "", [MemRead]>:$key,
+                            Arg<HostIR_Buffer, "", [MemRead]>:$value,
+                            Arg<HostIR_Buffer, "", [MemWrite]>:$output,
+                            Arg<HostIR_Buffer, "", [MemWrite]>:$logsumexp),
+                       attentionOperands);
+  let assemblyFormat = "$query `,` $key `,` $value `,` $output `,` $logsumexp " #
+      attentionFormat # " `:` type($query) `,` type($key) `,` type($value) `,` "
+      "type($output) `,` type($logsumexp)";
+}
+
+def HostIR_SdpaBackwardOp : HostIR_AttentionOp<"sdpa_backward"> {
+  let summary = "library fused attention, backward, into preallocated outputs";
+  let description = [{
+    `fuser.sdpa_backward` on the rank's pieces: the gradients of the query, key
+    and value from the forward's operands, output and log-sum-exp and the
+    output's gradient, with the forward's scale, mask and dropout (the runtime's
+    `fuser_sdpa_backward`, cuDNN's on GPUs). The verifier checks shapes and
+    element types.
+
+    ```mlir
+    hostir.sdpa_backward %q, %k, %v, %o, %do, %lse, %dq, %dk, %dv
+        at [%c0, %h0] scale = 0.125
+        : memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>,
+          memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64xf32>,
+          memref<1x2x64x32xf32>, memref<1x2x64x32xf32>, memref<1x2x64x32xf32>
+    ```
+  }];
+  let arguments = !con((ins Arg<HostIR_Buffer, "", [MemRead]>:$query,
+                            Arg<HostIR_Buffer, "", [MemRead]>:$key,
+                            Arg<HostIR_Buffer, "", [MemRead]>:$value,
+                            Arg<HostIR_Buffer, "", [MemRead]>:$output,
+                            Arg<HostIR_Buffer, "", [MemRead]>:$grad_output,
+                            Arg<HostIR_Buffer, "", [MemRead]>:$logsumexp,
+                            Arg<HostIR_Buffer, "", [MemWrite]>:$grad_query,
+                            Arg<HostIR_Buffer, "", [MemWrite]>:$grad_key,
+                            Arg<HostIR_Buffer, "", [MemWrite]>:$grad_value),
+                       attentionOperands);
+  let assemblyFormat = "$query `,` $key `,` $value `,` $output `,` $grad_output `,` "
+      "$logsumexp `,` $grad_query `,` $grad_key `,` $grad_value " #
+      attentionFormat # " `:` type($query) `,` type($key) `,` type($value) `,` "
+      "type($output) `,` type($grad_output) `,` type($logsumexp) `,` "
+      "type($grad_query) `,` type($grad_key) `,` type($grad_value)";
+}
+
 def HostIR_ReduceBlocksOp : HostIR_Op<"reduce_blocks"> {
   let summary = "library reduction of a buffer's blocks into one block";
   let description = [{
