@@ -74,6 +74,24 @@ compile sp-mlp.so "$FUSER_ROOT/test/scenarios/sp-mlp.mlir"
 run 2 sp-mlp.so sp_mlp 100 sanitize graph
 compile tp-mlp-bf16.so "$e2e/tp-mlp-bf16.mlir"
 run 2 tp-mlp-bf16.so tp_mlp_bf16 100 sanitize graph
+# Fused attention (cuDNN) and the GPT layer of examples/transformer,
+# forward and backward, TP and SP, in bf16 at a size the CPU reference
+# checks in seconds, without dropout inside attention (cuDNN draws its own
+# mask); the layer's full GPT-3 size runs in bench/transformer.
+compile attention-bf16.so "$e2e/attention-bf16.mlir"
+for program in $(programs_of "$e2e/attention-bf16.mlir"); do
+  run 2 attention-bf16.so "$program" 20 graph
+done
+layer="$FUSER_ROOT/examples/transformer/gpt_layer.py"
+for mode in tp sp; do
+  python3 "$layer" --mode "$mode" --devices 2 --sequence 64 --heads 4 \
+    --hidden 256 --dtype bf16 --attention-dropout 0 >"$artifacts/gpt-$mode.mlir"
+  compile "gpt-$mode.so" "$artifacts/gpt-$mode.mlir"
+  rm "$artifacts/gpt-$mode.mlir"
+  for program in gpt_forward gpt_backward; do
+    run 2 "gpt-$mode.so" "$program" 20 graph
+  done
+done
 # More ranks than 2: run-gpu-tests.sh runs them where there are as many GPUs.
 compile three-ranks.so "$e2e/three-ranks.mlir"
 run 3 three-ranks.so shift 100 graph

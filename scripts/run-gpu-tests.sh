@@ -93,7 +93,7 @@ if has_step gtest; then
   # The host backend's suites on two ranks; the CUDA ones on as many ranks
   # as the GPUs take, up to two (the tests skip what needs more ranks).
   cuda_ranks=$((capacity < 2 ? 1 : 2))
-  for suite in -Cuda'*' CudaStart'.*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*' CudaKernels'.*' CudaGraphs'.*' CudaTimers'.*'; do
+  for suite in -Cuda'*' CudaStart'.*' CudaCollectives'.*' CudaMemory'.*' CudaLibrary'.*' CudaIpc'.*' CudaKernels'.*' CudaGraphs'.*' CudaTimers'.*' CudaAttention'.*'; do
     ranks=$cuda_ranks
     [[ $suite == -Cuda'*' ]] && ranks=2
     run_gtest on_ranks "$ranks" -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
