@@ -38,14 +38,15 @@ def has_torch(python):
 
 @unittest.skipUnless(CAN_RUN, "needs the compiler, the runtime, NumPy and mpirun")
 class RuntimeTest(unittest.TestCase):
-    def run_on_two_ranks(self, script, *arguments):
-        """Compiles the TP MLP example for the CPU and runs `script` on 2
-        ranks over it; returns their output."""
+    def run_on_two_ranks(self, script, *arguments,
+                         program=os.path.join(ROOT, "examples", "tp_mlp.mlir")):
+        """Compiles `program` (the TP MLP example) for the CPU and runs
+        `script` on 2 ranks over it; returns their output."""
         from fuser_mlir import ir
 
         with tempfile.TemporaryDirectory() as directory:
-            library = os.path.join(directory, "tp_mlp.so")
-            with open(os.path.join(ROOT, "examples", "tp_mlp.mlir")) as source:
+            library = os.path.join(directory, "program.so")
+            with open(program) as source:
                 ir.compile(ir.Module.parse(source.read(), ir.Context()), library)
             ranks = subprocess.run(
                 ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
@@ -70,6 +71,13 @@ class RuntimeTest(unittest.TestCase):
         output = self.run_on_two_ranks("run_tp_mlp_tensors.py", "--torch")
         for rank in (0, 1):
             self.assertIn(f"rank {rank} of 2: tp_mlp torch cpu ok", output)
+
+    def test_forty_inputs_and_twelve_outputs(self):
+        output = self.run_on_two_ranks(
+            "run_many_arguments.py",
+            program=os.path.join(ROOT, "test", "e2e", "Inputs", "many-arguments.mlir"))
+        for rank in (0, 1):
+            self.assertIn(f"rank {rank} of 2: 40 inputs, 12 outputs ok", output)
 
     def test_bad_library(self):
         from fuser_mlir import runtime
