@@ -170,10 +170,12 @@ bool editMesh(std::string &text, Random &random, const Vocabulary &,
       std::swap(sizes[0], sizes[1]);
     break;
   default: {
-    // Devices listed explicitly: a permutation, or a broken list.
-    int64_t count = std::accumulate(sizes.begin(), sizes.end(), int64_t(1),
-                                    std::multiplies<int64_t>());
-    std::vector<int64_t> devices(std::clamp<int64_t>(count, 0, 16));
+    // Devices listed explicitly: a permutation, or a broken list, of at
+    // most 16 (a mutated mesh's sizes may multiply past 64 bits).
+    int64_t count = 1;
+    for (int64_t size : sizes)
+      count = std::min<int64_t>(16, std::clamp<int64_t>(size, 0, 16) * count);
+    std::vector<int64_t> devices(count);
     std::iota(devices.begin(), devices.end(), 0);
     for (size_t i = devices.size(); i > 1; --i)
       std::swap(devices[i - 1], devices[random.below(i)]);

@@ -480,11 +480,23 @@ std::string ShardingAttr::checkShape(ArrayRef<int64_t> shape) const {
 }
 
 LogicalResult ShardingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
+    ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
   std::string problem = checkShape(shape);
   if (!problem.empty())
     return emitError() << problem;
+  // Buffer sizes, strides and offsets are int64 byte and element counts.
+  // (index elements count as 8 bytes).
+  int64_t bytes =
+      elementType.isIntOrFloat()
+          ? std::max<int64_t>(
+                1, llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8))
+          : 8;
+  for (int64_t size : shape)
+    if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes))
+      return emitError() << "a tensor of shape [" << shape << "] and element "
+                         << "type " << elementType
+                         << " holds more than 2^63 bytes";
   return success();
 }
 

@@ -226,9 +226,16 @@ LogicalResult mlir::fuser::inferPadType(OptionalLoc loc, Value input,
     if (low[dim] < 0 || high[dim] < 0)
       return emitOptionalError(loc, "padding of dim ", dim,
                                " is negative; use fuser.slice to shrink");
-    int64_t size = type->getDimSize(dim);
-    shape.push_back(ShapedType::isDynamic(size) ? size
-                                                : size + low[dim] + high[dim]);
+    int64_t size = type->getDimSize(dim), padded;
+    if (ShapedType::isDynamic(size)) {
+      shape.push_back(size);
+      continue;
+    }
+    if (llvm::AddOverflow(size, low[dim], padded) ||
+        llvm::AddOverflow(padded, high[dim], padded))
+      return emitOptionalError(loc, "padded size of dim ", dim,
+                               " does not fit in 64 bits");
+    shape.push_back(padded);
   }
   types.push_back(withShape(*type, shape));
   return success();
