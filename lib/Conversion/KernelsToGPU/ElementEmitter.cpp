@@ -321,6 +321,26 @@ FailureOr<Value> ElementEmitter::applyBody(linalg::GenericOp generic,
       mapping.map(index.getResult(), materialize(iteration[index.getDim()]));
       continue;
     }
+    // An element of a tensor the body captures (a lookup: embedding) at
+    // indices it computed: that tensor's element there, like an input's.
+    if (auto extract = dyn_cast<tensor::ExtractOp>(op);
+        extract && !generic->isAncestor(
+                       extract.getTensor().getParentBlock()->getParentOp())) {
+      SmallVector<AffineExpr> at;
+      for (Value index : extract.getIndices()) {
+        Value computed = mapping.lookupOrNull(index);
+        if (!computed)
+          computed = kernelValue(index);
+        if (!computed)
+          return failure();
+        at.push_back(bind(computed));
+      }
+      FailureOr<Value> value = element(extract.getTensor(), at);
+      if (failed(value))
+        return failure();
+      mapping.map(extract.getResult(), *value);
+      continue;
+    }
     // Values the body captures are the kernel's scalars.
     WalkResult walk = op.walk([&](Operation *nested) {
       for (Value operand : nested->getOperands()) {

@@ -30,7 +30,15 @@ func.func @train(%q: tensor<1x4x16x8xf32, #heads>, %k: tensor<1x4x16x8xf32, #hea
   return %dq, %dk, %dv : tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>
 }
 
-func.func @embedding(%table: tensor<50x16xf32>, %tokens: tensor<2x8xi64, #fuser.sharding<#mesh, [[], [0]]>>) -> tensor<2x8x16xf32, #fuser.sharding<#mesh, [[], [0], []]>> {
-  %x = fuser.embedding %table, %tokens : (tensor<50x16xf32>, tensor<2x8xi64, #fuser.sharding<#mesh, [[], [0]]>>) -> tensor<2x8x16xf32, #fuser.sharding<#mesh, [[], [0], []]>>
+// Row indices from a random f32 input (the runner draws in [-1, 1)):
+// 40 x + 25 truncated, in [-15, 65) for a table of 50 rows, so lookups
+// spread over the table and past both ends (clamped).
+func.func @embedding(%table: tensor<50x16xf32>, %draws: tensor<2x8xf32, #fuser.sharding<#mesh, [[], [0]]>>) -> tensor<2x8x16xf32, #fuser.sharding<#mesh, [[], [0], []]>> {
+  %scale = fuser.full 40.0 : tensor<2x8xf32>
+  %shift = fuser.full 25.0 : tensor<2x8xf32>
+  %scaled = fuser.mul %draws, %scale : (tensor<2x8xf32, #fuser.sharding<#mesh, [[], [0]]>>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %shifted = fuser.add %scaled, %shift : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %tokens = fuser.cast %shifted : tensor<2x8xf32> -> tensor<2x8xi64>
+  %x = fuser.embedding %table, %tokens : (tensor<50x16xf32>, tensor<2x8xi64>) -> tensor<2x8x16xf32, #fuser.sharding<#mesh, [[], [0], []]>>
   return %x : tensor<2x8x16xf32, #fuser.sharding<#mesh, [[], [0], []]>>
 }
