@@ -138,36 +138,28 @@ LogicalResult mlir::fuser::inferSdpaBackwardTypes(OptionalLoc loc,
   return success();
 }
 
-/// 1/sqrt(head dim), PyTorch's default scale.
-static double defaultScale(Value query) {
-  return 1.0 /
-         std::sqrt(static_cast<double>(
-             cast<ShapedType>(query.getType()).getDimSize(3)));
+/// `scale`, else 1/sqrt(head dim), PyTorch's default.
+template <typename AttentionOp>
+static double getScaleOf(AttentionOp op) {
+  if (op.getScale())
+    return op.getScale()->convertToDouble();
+  auto query = cast<ShapedType>(op.getQuery().getType());
+  return 1.0 / std::sqrt(static_cast<double>(query.getDimSize(3)));
 }
 
-double SdpaOp::getScaleOrDefault() {
-  return getScale() ? getScale()->convertToDouble() : defaultScale(getQuery());
-}
-
-double SdpaBackwardOp::getScaleOrDefault() {
-  return getScale() ? getScale()->convertToDouble() : defaultScale(getQuery());
-}
-
-LogicalResult SdpaOp::verify() {
+template <typename AttentionOp>
+static LogicalResult verifySettingsOf(AttentionOp op) {
   std::optional<double> scale;
-  if (getScale())
-    scale = getScale()->convertToDouble();
-  return verifyAttentionSettings(*this, scale,
-                                 getDropoutProbability().convertToDouble());
+  if (op.getScale())
+    scale = op.getScale()->convertToDouble();
+  return verifyAttentionSettings(op, scale,
+                                 op.getDropoutProbability().convertToDouble());
 }
 
-LogicalResult SdpaBackwardOp::verify() {
-  std::optional<double> scale;
-  if (getScale())
-    scale = getScale()->convertToDouble();
-  return verifyAttentionSettings(*this, scale,
-                                 getDropoutProbability().convertToDouble());
-}
+double SdpaOp::getScaleOrDefault() { return getScaleOf(*this); }
+double SdpaBackwardOp::getScaleOrDefault() { return getScaleOf(*this); }
+LogicalResult SdpaOp::verify() { return verifySettingsOf(*this); }
+LogicalResult SdpaBackwardOp::verify() { return verifySettingsOf(*this); }
 
 static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<ShapedType>(value.getType()).getShape();
