@@ -69,6 +69,7 @@
 #include "ProgramRunner.h"
 #include "ReferenceCheck.h"
 #include "ResidentMemory.h"
+#include "SeededInputs.h"
 
 #include <mpi.h>
 
@@ -80,7 +81,6 @@
 #include <cstring>
 #include <new>
 #include <optional>
-#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -386,10 +386,8 @@ std::vector<HostTensor> makeGlobalInputs(const ProgramSpec &program,
           for (int64_t i = 0; i < values.size(); ++i)
             values.set(i, data[i]);
       } else {
-        std::mt19937_64 generator(options.seed * 1000003 + inputIndex);
-        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-        for (int64_t i = 0; i < values.size(); ++i)
-          values.set(i, uniform(generator));
+        fillUniform(values, static_cast<uint64_t>(options.seed) * 1000003 +
+                                static_cast<uint64_t>(inputIndex));
       }
       globals.push_back(std::move(values));
     } catch (const std::bad_alloc &) {
