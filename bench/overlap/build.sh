@@ -17,4 +17,4 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/bench/overlap/steps.sh"
 devices=${FUSER_BENCH_DEVICES:-2}
 build_benchmark "$root/bench/overlap/bench_overlap.py" \
-  "${1:-$root/gpu-artifacts/$(overlap_name "$devices")}" "${2:-$root/build}" "$devices"
+  "${1:-$root/gpu-artifacts/$(benchmark_name overlap "$devices")}" "${2:-$root/build}" "$devices"

@@ -15,7 +15,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/bench/overlap/steps.sh"
 devices=${FUSER_BENCH_DEVICES:-2}
-name=$(overlap_name "$devices")
+name=$(benchmark_name overlap "$devices")
 build=${2:-$root/build-gpu}
 run_benchmark "$root/bench/overlap/bench_overlap.py" "$name" \
   "${1:-$root/gpu-artifacts/$name}" "$build" "${3:-$build/logs}" "$devices"

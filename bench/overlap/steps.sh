@@ -2,11 +2,11 @@
 # sourced by the build.sh and run.sh beside each of them, and the timing of
 # one library that nccl-ctas.sh and profile/gemm_tuning.sh share.
 
-# overlap_name <devices>: the name of the overlap benchmark's artifact
-# folder and reports on that many GPUs: overlap on 2 (its records so far),
-# overlap-dD on D.
-overlap_name() {
-  if [ "$1" = 2 ]; then echo overlap; else echo "overlap-d$1"; fi
+# benchmark_name <benchmark> <devices>: the name of a benchmark's artifact
+# folder and reports on that many GPUs: the benchmark's own on 2 (its
+# records so far), <benchmark>-dD on D.
+benchmark_name() {
+  if [ "$2" = 2 ]; then echo "$1"; else echo "$1-d$2"; fi
 }
 
 # time_library <ranks> <build-dir> <library> <program> [mpirun options...]:

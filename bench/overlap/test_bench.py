@@ -427,7 +427,7 @@ class ShellEntryPoints(unittest.TestCase):
         with open(os.path.join(results, "overlap-d4.md")) as table:
             self.assertIn("on 4 GPUs", table.readline())
         self.assertEqual(subprocess.run(
-            ["bash", "-c", f"source {HERE}/steps.sh; overlap_name 2; overlap_name 4"],
+            ["bash", "-c", f"source {HERE}/steps.sh; benchmark_name overlap 2; benchmark_name overlap 4"],
             capture_output=True, text=True, check=True).stdout, "overlap\noverlap-d4\n")
 
     def test_run_stops_on_a_machine_with_fewer_gpus(self):

@@ -12,7 +12,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/bench/overlap/steps.sh"
 devices=${FUSER_BENCH_DEVICES:-2}
-name=transformer
-[ "$devices" = 2 ] || name="transformer-d$devices"
+name=$(benchmark_name transformer "$devices")
 build_benchmark "$root/bench/transformer/bench_transformer.py" \
   "${1:-$root/gpu-artifacts/$name}" "${2:-$root/build}" "$devices"

@@ -12,8 +12,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/bench/overlap/steps.sh"
 devices=${FUSER_BENCH_DEVICES:-2}
-name=transformer
-[ "$devices" = 2 ] || name="transformer-d$devices"
+name=$(benchmark_name transformer "$devices")
 build=${2:-$root/build-gpu}
 run_benchmark "$root/bench/transformer/bench_transformer.py" "$name" \
   "${1:-$root/gpu-artifacts/$name}" "$build" "${3:-$build/logs}" "$devices"
