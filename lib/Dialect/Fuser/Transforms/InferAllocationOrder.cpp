@@ -16,6 +16,15 @@ static int64_t countNonUnitDims(Value value) {
                         [](int64_t size) { return size != 1; });
 }
 
+/// The expand or broadcast `value` is, seen through the segment boundaries
+/// mark-aliases puts after views; null for any other value.
+static Operation *getRepeatingView(Value value) {
+  Operation *producer = value.getDefiningOp();
+  while (auto boundary = dyn_cast_or_null<SegmentSetOp>(producer))
+    producer = boundary.getInput().getDefiningOp();
+  return isa_and_nonnull<ExpandOp, BroadcastOp>(producer) ? producer : nullptr;
+}
+
 /// The order of `resultDims` that follows `reference` (an operand's layout
 /// over `operandDims`) through shared factors: result dims the operand does
 /// not have first, in logical order, then the others in the operand's
@@ -81,12 +90,17 @@ void OrderInference::visit(ShardingRuleOpInterface op) {
     return;
   // The reference: the operand with the most dims above size 1 that is not
   // row-major (a row-major one has nothing to pass on); ties go first.
-  // An expand repeats size-1 dims and puts them outermost only because
-  // repeated data has no memory order: it passes nothing on.
+  // An expand or broadcast puts the dims it repeats outermost only because
+  // repeated data has no memory order: an expand passes nothing on, a
+  // broadcast only its input's order (a layer norm's per-row statistics,
+  // broadcast along the row, must not turn the rows' layout around).
   std::optional<unsigned> reference;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+    Operation *repeating = getRepeatingView(operand);
     if (!getSharding(operand) || layoutOf(operand).isRowMajor() ||
-        isa_and_nonnull<ExpandOp>(operand.getDefiningOp()))
+        isa_and_nonnull<ExpandOp>(repeating) ||
+        (isa_and_nonnull<BroadcastOp>(repeating) &&
+         layoutOf(repeating->getOperand(0)).isRowMajor()))
       continue;
     if (!reference ||
         countNonUnitDims(operand) > countNonUnitDims(op->getOperand(*reference)))

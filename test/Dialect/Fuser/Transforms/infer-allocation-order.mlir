@@ -63,6 +63,23 @@ func.func @view_sources_stay(%x: tensor<8x4xf32, #cm>) {
 
 // -----
 
+// A per-row statistic broadcast along the rows (a layer norm's mean), even
+// behind a segment boundary, passes no order on: the difference stays
+// row-major.
+#mesh = #fuser.mesh<[2]>
+#rep2 = #fuser.sharding<#mesh, [[], []]>
+#rep3 = #fuser.sharding<#mesh, [[], [], []]>
+// CHECK-LABEL: func.func @broadcast_rows_pass_nothing_on
+func.func @broadcast_rows_pass_nothing_on(%x: tensor<1x16x32xf32, #rep3>, %mean: tensor<1x16xf32, #rep2>) {
+  %b = fuser.broadcast %mean dims = [0, 1] : tensor<1x16xf32, #rep2> -> tensor<1x16x32xf32, #rep3>
+  %s = fuser.segment_set %b : tensor<1x16x32xf32, #rep3> -> tensor<1x16x32xf32, #rep3>
+  // CHECK: fuser.sub {{.*}} -> tensor<1x16x32xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [], []]>>
+  %d = fuser.sub %x, %s : (tensor<1x16x32xf32, #rep3>, tensor<1x16x32xf32, #rep3>) -> tensor<1x16x32xf32, #rep3>
+  return
+}
+
+// -----
+
 // An expanded per-row value passes no order on: the softmax-style
 // difference stays row-major.
 #mesh = #fuser.mesh<[2]>
