@@ -70,6 +70,13 @@ void CudnnGraphBuilder::set(cudnnBackendDescriptor_t descriptor,
                  std::to_string(attribute) + ")");
 }
 
+void CudnnGraphBuilder::setDescriptor(cudnnBackendDescriptor_t descriptor,
+                                      cudnnBackendAttributeName_t attribute,
+                                      cudnnBackendDescriptor_t value,
+                                      const char *name) {
+  set(descriptor, attribute, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &value, name);
+}
+
 void CudnnGraphBuilder::finalize(cudnnBackendDescriptor_t descriptor,
                                  const char *name) {
   if (status == CUDNN_STATUS_SUCCESS)
@@ -145,18 +152,14 @@ void CudnnGraphBuilder::pointwise(cudnnPointwiseMode_t mode, Tensor x,
   finalize(descriptor, name);
   cudnnBackendDescriptor_t node =
       operation(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, name);
-  set(node, CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR,
-      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &descriptor, name);
-  set(node, CUDNN_ATTR_OPERATION_POINTWISE_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &x, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, descriptor,
+                name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x, name);
   if (b)
-    set(node, CUDNN_ATTR_OPERATION_POINTWISE_BDESC,
-        CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &b, name);
+    setDescriptor(node, CUDNN_ATTR_OPERATION_POINTWISE_BDESC, b, name);
   if (t)
-    set(node, CUDNN_ATTR_OPERATION_POINTWISE_TDESC,
-        CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &t, name);
-  set(node, CUDNN_ATTR_OPERATION_POINTWISE_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &y, name);
+    setDescriptor(node, CUDNN_ATTR_OPERATION_POINTWISE_TDESC, t, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y, name);
   finalize(node, name);
 }
 
@@ -173,12 +176,9 @@ void CudnnGraphBuilder::reduction(cudnnReduceTensorOp_t reduce, Tensor x,
   finalize(descriptor, name);
   cudnnBackendDescriptor_t node =
       operation(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR, name);
-  set(node, CUDNN_ATTR_OPERATION_REDUCTION_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &descriptor, name);
-  set(node, CUDNN_ATTR_OPERATION_REDUCTION_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &x, name);
-  set(node, CUDNN_ATTR_OPERATION_REDUCTION_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &y, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_REDUCTION_DESC, descriptor, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y, name);
   finalize(node, name);
 }
 
@@ -192,14 +192,10 @@ void CudnnGraphBuilder::matmul(Tensor a, Tensor b, Tensor c) {
   finalize(descriptor, name);
   cudnnBackendDescriptor_t node =
       operation(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, name);
-  set(node, CUDNN_ATTR_OPERATION_MATMUL_ADESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-      &a, name);
-  set(node, CUDNN_ATTR_OPERATION_MATMUL_BDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-      &b, name);
-  set(node, CUDNN_ATTR_OPERATION_MATMUL_CDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-      &c, name);
-  set(node, CUDNN_ATTR_OPERATION_MATMUL_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-      &descriptor, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_MATMUL_ADESC, a, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_MATMUL_BDESC, b, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_MATMUL_CDESC, c, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_MATMUL_DESC, descriptor, name);
   finalize(node, name);
 }
 
@@ -207,10 +203,8 @@ void CudnnGraphBuilder::reshape(Tensor x, Tensor y) {
   const char *name = "reshape";
   cudnnBackendDescriptor_t node =
       operation(CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR, name);
-  set(node, CUDNN_ATTR_OPERATION_RESHAPE_XDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &x, name);
-  set(node, CUDNN_ATTR_OPERATION_RESHAPE_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &y, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_RESHAPE_XDESC, x, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_RESHAPE_YDESC, y, name);
   finalize(node, name);
 }
 
@@ -227,20 +221,15 @@ void CudnnGraphBuilder::bernoulli(double probability, Tensor seed,
   finalize(descriptor, name);
   cudnnBackendDescriptor_t node =
       operation(CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR, name);
-  set(node, CUDNN_ATTR_OPERATION_RNG_YDESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-      &y, name);
-  set(node, CUDNN_ATTR_OPERATION_RNG_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-      &descriptor, name);
-  set(node, CUDNN_ATTR_OPERATION_RNG_SEED, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-      &seed, name);
-  set(node, CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-      1, &offset, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_RNG_YDESC, y, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_RNG_DESC, descriptor, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_RNG_SEED, seed, name);
+  setDescriptor(node, CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, offset, name);
   finalize(node, name);
 }
 
 FuserStatus CudnnGraphBuilder::build(cudnnHandle_t handle,
-                                     const std::string &what,
-                                     CudnnPlan &plan) {
+                                     const std::string &what, CudnnPlan &plan) {
   const char *name = "operation graph";
   cudnnBackendDescriptor_t graph =
       create(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, name);
@@ -254,8 +243,7 @@ FuserStatus CudnnGraphBuilder::build(cudnnHandle_t handle,
   cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
   cudnnBackendDescriptor_t heuristics =
       create(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, name);
-  set(heuristics, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
-      CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph, name);
+  setDescriptor(heuristics, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph, name);
   set(heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode,
       name);
   finalize(heuristics, name);

@@ -99,6 +99,10 @@ private:
            cudnnBackendAttributeName_t attribute,
            cudnnBackendAttributeType_t type, int64_t count,
            const void *values, const char *name);
+  /// `set` of an attribute that is one other descriptor.
+  void setDescriptor(cudnnBackendDescriptor_t descriptor,
+                     cudnnBackendAttributeName_t attribute,
+                     cudnnBackendDescriptor_t value, const char *name);
   void finalize(cudnnBackendDescriptor_t descriptor, const char *name);
   Tensor makeTensor(int64_t uid, cudnnDataType_t type,
                     const std::vector<int64_t> &dims,
