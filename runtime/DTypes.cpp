@@ -1,5 +1,6 @@
 //===- DTypes.cpp - element types and buffer addressing ------------------===//
 
+#include "BFloat16.h"
 #include "Internal.h"
 
 #include <algorithm>
@@ -134,23 +135,6 @@ static uint16_t floatToHalf(float value) {
   if (rest > 0x1000u || (rest == 0x1000u && (half & 1)))
     ++half; // may carry into the exponent, which rounds up correctly
   return static_cast<uint16_t>(half);
-}
-
-static float bfloatToFloat(uint16_t bits) {
-  uint32_t widened = static_cast<uint32_t>(bits) << 16;
-  float value;
-  std::memcpy(&value, &widened, sizeof(value));
-  return value;
-}
-
-static uint16_t floatToBfloat(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  if ((bits & 0x7fffffffu) > 0x7f800000u) // nan stays nan
-    return static_cast<uint16_t>((bits >> 16) | 0x40u);
-  // Round to nearest even.
-  bits += 0x7fffu + ((bits >> 16) & 1u);
-  return static_cast<uint16_t>(bits >> 16);
 }
 
 template <typename T> static T load(const char *address) {

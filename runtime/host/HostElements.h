@@ -9,28 +9,13 @@
 #define FUSER_RUNTIME_HOST_HOSTELEMENTS_H
 
 #include "../Activation.h"
+#include "../BFloat16.h"
 #include "../Internal.h"
 
 #include <cstdint>
 #include <cstring>
 
 namespace fuser::runtime::host {
-
-inline float bfloatToFloat(uint16_t bits) {
-  uint32_t widened = static_cast<uint32_t>(bits) << 16;
-  float value;
-  std::memcpy(&value, &widened, sizeof(value));
-  return value;
-}
-
-inline uint16_t floatToBfloat(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  if ((bits & 0x7fffffffu) > 0x7f800000u) // nan stays nan
-    return static_cast<uint16_t>((bits >> 16) | 0x40u);
-  bits += 0x7fffu + ((bits >> 16) & 1u); // round to nearest even
-  return static_cast<uint16_t>(bits >> 16);
-}
 
 template <typename T> inline T loadAs(const char *address) {
   T value;
