@@ -251,11 +251,14 @@ def compute_only(ranks, weights, x):
                            dtype=x.dtype)
 
     def forward():
-        functional.linear(x, w["qkv_w"])
-        functional.scaled_dot_product_attention(q, k, v, is_causal=True)
-        functional.linear(o2, w["out_w"])
-        functional.linear(x, w["fc1_w"])
-        functional.linear(fc1, w["fc2_w"])
+        # q, k and v want gradients for the backward's attention: without
+        # this, every forward would also record an autograd graph.
+        with torch.no_grad():
+            functional.linear(x, w["qkv_w"])
+            functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+            functional.linear(o2, w["out_w"])
+            functional.linear(x, w["fc1_w"])
+            functional.linear(fc1, w["fc2_w"])
 
     def backward():
         # Each linear's input and weight gradients.
