@@ -38,6 +38,7 @@ private:
   }
   /// Separates `value` from `users` with a segment_set of its own type.
   void insertBoundary(Value value, ArrayRef<OpOperand *> users);
+  void hoistArgumentViews();
 
   func::FuncOp function;
   const AliasAnalysis &analysis;
@@ -105,7 +106,9 @@ void AliasMarking::bookendOutputs() {
 
 /// From each function argument, follow the views; where a view's value is
 /// read by compute, a boundary puts the views in a segment of their own.
-/// No compute precedes them, so this adds no kernel.
+/// They and their boundaries then move to the top of the function: no
+/// compute precedes them, and in place a boundary would end the kernel
+/// segment around it (segments are runs in program order).
 void AliasMarking::bookendInputs() {
   SmallVector<Value> frontier(function.getArguments().begin(),
                               function.getArguments().end());
@@ -122,12 +125,41 @@ void AliasMarking::bookendInputs() {
     if (isAlias(value))
       insertBoundary(value, computeUses);
   }
+  hoistArgumentViews();
+}
+
+/// Moves the views of arguments and their boundaries, in order, before the
+/// function's first other op.
+void AliasMarking::hoistArgumentViews() {
+  Block &body = function.getBody().front();
+  DenseSet<Value> hoisted(body.getArguments().begin(),
+                          body.getArguments().end());
+  Operation *insertionPoint = nullptr;
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    bool argumentView =
+        (isa<SegmentSetOp>(op) || (isa<ViewOpInterface>(op) &&
+                                   op.getNumResults() == 1 &&
+                                   isAlias(op.getResult(0)))) &&
+        llvm::all_of(op.getOperands(),
+                     [&](Value operand) { return hoisted.contains(operand); });
+    if (!argumentView) {
+      if (!insertionPoint)
+        insertionPoint = &op;
+      continue;
+    }
+    hoisted.insert(op.getResults().begin(), op.getResults().end());
+    if (insertionPoint)
+      op.moveBefore(insertionPoint);
+  }
 }
 
 namespace {
 struct MarkAliasesPass
     : public mlir::fuser::impl::MarkAliasesBase<MarkAliasesPass> {
   void runOnOperation() override {
+    // A declaration has no views to mark (and its type no body to follow).
+    if (getOperation().isExternal())
+      return;
     AliasMarking marking(getOperation(), getAnalysis<AliasAnalysis>());
     marking.materializeViewLayouts();
     marking.bookendOutputs();

@@ -1,5 +1,7 @@
 //===- Segment.cpp - kernels, library calls, communications, views --------===//
 
+#include "Segmentation.h"
+
 #include "fuser/Dialect/Fuser/Analysis/AliasAnalysis.h"
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 #include "fuser/Dialect/Fuser/Analysis/StageContracts.h"
@@ -29,7 +31,10 @@ public:
 
 private:
   LogicalResult flush(func::FuncOp function, SmallVectorImpl<Operation *> &run,
-                      bool hasCompute, const AliasAnalysis &analysis);
+                      const AliasAnalysis &analysis);
+  LogicalResult outline(func::FuncOp function,
+                        SmallVectorImpl<Operation *> &kernel,
+                        const AliasAnalysis &analysis);
   ModuleOp getKernelModule();
 
   ModuleOp module;
@@ -173,13 +178,26 @@ static void keepEscapingViewsAsViews(SmallVectorImpl<Operation *> &run,
   llvm::erase_if(run, [&](Operation *op) { return erased.contains(op); });
 }
 
+/// Outlines the kernels a run becomes.
 LogicalResult Segmentation::flush(func::FuncOp function,
                                   SmallVectorImpl<Operation *> &run,
-                                  bool hasCompute,
                                   const AliasAnalysis &analysis) {
   llvm::scope_exit clear([&] { run.clear(); });
+  if (run.empty())
+    return success();
+  for (SmallVector<Operation *> &kernel : splitOuterReductions(run))
+    if (failed(outline(function, kernel, analysis)))
+      return failure();
+  return success();
+}
+
+LogicalResult Segmentation::outline(func::FuncOp function,
+                                    SmallVectorImpl<Operation *> &run,
+                                    const AliasAnalysis &analysis) {
   // Views alone stay views.
-  if (run.empty() || !hasCompute)
+  if (llvm::none_of(run, [&](Operation *op) {
+        return getSegmentRole(op, analysis) == SegmentRole::Kernel;
+      }))
     return success();
   keepEscapingViewsAsViews(run, analysis);
   DenseSet<Operation *> inRun(run.begin(), run.end());
@@ -306,19 +324,15 @@ LogicalResult Segmentation::run(func::FuncOp function) {
 
   AliasAnalysis analysis(function);
   SmallVector<Operation *> run;
-  bool hasCompute = false;
   for (Operation &op : llvm::make_early_inc_range(function.getBody().front())) {
     // Kernel ops and views that need no copy form a run; anything else
     // ends it.
-    SegmentRole role = getSegmentRole(&op, analysis);
-    if (role == SegmentRole::Other) {
-      if (failed(flush(function, run, hasCompute, analysis)))
+    if (getSegmentRole(&op, analysis) == SegmentRole::Other) {
+      if (failed(flush(function, run, analysis)))
         return failure();
-      hasCompute = false;
       continue;
     }
     run.push_back(&op);
-    hasCompute |= role == SegmentRole::Kernel;
   }
   return success();
 }

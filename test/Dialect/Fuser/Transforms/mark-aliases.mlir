@@ -73,3 +73,29 @@ func.func @no_kernel_no_boundary(%x: tensor<8x4xf32, #fuser.sharding<#mesh, [[0]
   %2 = fuser.reshape %1 : tensor<8x4xf32, #fuser.sharding<#mesh, [[0], []], order = [1, 0]>> -> tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
   return %0, %2 : tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>, tensor<32xf32, #fuser.sharding<#mesh, [[0]]>>
 }
+
+// -----
+
+// Views of arguments read by compute deep in the function move, with their
+// boundaries, before its first op: in place, a boundary would end the
+// kernel segment around it. The layer-norm pattern: one run of compute.
+// CHECK-LABEL: func.func @hoisted_argument_views
+// CHECK-NEXT: %[[M:.*]] = fuser.broadcast %arg1
+// CHECK-NEXT: %[[MB:.*]] = fuser.segment_set %[[M]]
+// CHECK-NEXT: %[[W:.*]] = fuser.broadcast %arg2
+// CHECK-NEXT: %[[WB:.*]] = fuser.segment_set %[[W]]
+// CHECK-NEXT: %[[E:.*]] = fuser.exp %arg0
+// CHECK-NEXT: %[[C:.*]] = fuser.sub %[[E]], %[[MB]]
+// CHECK-NEXT: fuser.mul %[[C]], %[[WB]]
+#mesh = #fuser.mesh<[2]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#vec = #fuser.sharding<#mesh, [[0]]>
+#whole = #fuser.sharding<#mesh, [[]]>
+func.func @hoisted_argument_views(%x: tensor<8x4xf32, #rows>, %mean: tensor<8xf32, #vec>, %w: tensor<4xf32, #whole>) -> tensor<8x4xf32, #rows> {
+  %0 = fuser.exp %x : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #rows>
+  %1 = fuser.broadcast %mean dims = [0] : tensor<8xf32, #vec> -> tensor<8x4xf32, #rows>
+  %2 = fuser.sub %0, %1 : (tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rows>
+  %3 = fuser.broadcast %w dims = [1] : tensor<4xf32, #whole> -> tensor<8x4xf32, #rows>
+  %4 = fuser.mul %2, %3 : (tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rows>
+  return %4 : tensor<8x4xf32, #rows>
+}

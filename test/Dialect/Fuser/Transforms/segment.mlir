@@ -191,3 +191,86 @@ func.func @view_read_inside_and_after(%s: tensor<8xf32, #rows1>, %x: tensor<8x4x
   %y = fuser.add %b, %r : (tensor<8x4xf32, #repeated>, tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rows>
   return %t, %y : tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>
 }
+
+// -----
+
+// A layer norm's backward: its weight and bias gradients fold the rows
+// (outer reductions), its input gradient folds each row. The outer
+// reductions become a kernel of their own after the rest, recomputing the
+// product they read rather than reading it from memory; the rest keeps
+// the row reduction and the full-size output.
+// CHECK-LABEL: func.func @outer_reductions_apart
+// CHECK: %[[DX:.*]] = fuser.kernel @kernels::@outer_reductions_apart_kernel_0(%arg0, %arg1)
+// CHECK: %[[DW:.*]]:2 = fuser.kernel @kernels::@outer_reductions_apart_kernel_1(%arg0, %arg1)
+// CHECK: return %[[DX]], %[[DW]]#0, %[[DW]]#1
+// CHECK: func.func @outer_reductions_apart_kernel_0
+// CHECK-NOT: dims = [0]
+// CHECK: fuser.sum %{{.*}} dims = [1]
+// CHECK-NOT: dims = [0]
+// CHECK: return
+// CHECK: func.func @outer_reductions_apart_kernel_1(%{{.*}}: memref<8x32xf32>, %{{.*}}: memref<8x32xf32>, %{{.*}}: memref<32xbf16>, %{{.*}}: memref<32xf32>)
+// CHECK-NEXT: bufferization.to_tensor
+// CHECK-NEXT: bufferization.to_tensor
+// CHECK-NEXT: %[[P:.*]] = fuser.mul
+// CHECK-NEXT: %[[W:.*]] = fuser.sum %[[P]] dims = [0]
+// CHECK-NEXT: fuser.cast %[[W]]
+// CHECK-NEXT: fuser.sum %{{.*}} dims = [0]
+// CHECK-NOT: dims = [1]
+// CHECK: return
+#mesh = #fuser.mesh<[1]>
+#m = #fuser.sharding<#mesh, [[], []]>
+#v = #fuser.sharding<#mesh, [[]]>
+func.func @outer_reductions_apart(%g: tensor<8x32xf32, #m>, %xhat: tensor<8x32xf32, #m>) -> (tensor<8x32xf32, #m>, tensor<32xbf16, #v>, tensor<32xf32, #v>) {
+  %gx = fuser.mul %g, %xhat : (tensor<8x32xf32, #m>, tensor<8x32xf32, #m>) -> tensor<8x32xf32, #m>
+  %dw = fuser.sum %gx dims = [0] : tensor<8x32xf32, #m> -> tensor<32xf32, #v>
+  %dwb = fuser.cast %dw : tensor<32xf32, #v> -> tensor<32xbf16, #v>
+  %db = fuser.sum %g dims = [0] : tensor<8x32xf32, #m> -> tensor<32xf32, #v>
+  %row = fuser.sum %gx dims = [1] keepdim : tensor<8x32xf32, #m> -> tensor<8x1xf32, #m>
+  %rowb = fuser.expand %row : tensor<8x1xf32, #m> -> tensor<8x32xf32, #m>
+  %dx = fuser.sub %gx, %rowb : (tensor<8x32xf32, #m>, tensor<8x32xf32, #m>) -> tensor<8x32xf32, #m>
+  return %dx, %dwb, %db : tensor<8x32xf32, #m>, tensor<32xbf16, #v>, tensor<32xf32, #v>
+}
+
+// -----
+
+// An outer reduction the run reads on (broadcast back) stays in its
+// kernel; another goes to a kernel of its own.
+// CHECK-LABEL: func.func @outer_reduction_read_on
+// CHECK: fuser.kernel @kernels::@outer_reduction_read_on_kernel_0
+// CHECK: fuser.kernel @kernels::@outer_reduction_read_on_kernel_1
+// CHECK: func.func @outer_reduction_read_on_kernel_0
+// CHECK: fuser.sum %{{.*}} dims = [0]
+// CHECK-NEXT: fuser.broadcast
+// CHECK: func.func @outer_reduction_read_on_kernel_1
+// CHECK-NEXT: bufferization.to_tensor
+// CHECK-NEXT: fuser.exp
+// CHECK-NEXT: fuser.sum %{{.*}} dims = [0]
+#mesh = #fuser.mesh<[1]>
+#m = #fuser.sharding<#mesh, [[], []]>
+#v = #fuser.sharding<#mesh, [[]]>
+func.func @outer_reduction_read_on(%x: tensor<8x32xf32, #m>) -> (tensor<8x32xf32, #m>, tensor<32xf32, #v>) {
+  %s = fuser.sum %x dims = [0] : tensor<8x32xf32, #m> -> tensor<32xf32, #v>
+  %sb = fuser.broadcast %s dims = [1] : tensor<32xf32, #v> -> tensor<8x32xf32, #m>
+  %y = fuser.sub %x, %sb : (tensor<8x32xf32, #m>, tensor<8x32xf32, #m>) -> tensor<8x32xf32, #m>
+  %e = fuser.exp %x : tensor<8x32xf32, #m> -> tensor<8x32xf32, #m>
+  %t = fuser.sum %e dims = [0] : tensor<8x32xf32, #m> -> tensor<32xf32, #v>
+  return %y, %t : tensor<8x32xf32, #m>, tensor<32xf32, #v>
+}
+
+// -----
+
+// A run that is one group of outer reductions (a sum over [1] of [1, 8,
+// 32] folds leading dims too) and what they read is one kernel as it is.
+// CHECK-LABEL: func.func @outer_reductions_alone
+// CHECK: fuser.kernel @kernels::@outer_reductions_alone_kernel_0
+// CHECK-NOT: fuser.kernel
+// CHECK: return
+#mesh = #fuser.mesh<[1]>
+#m = #fuser.sharding<#mesh, [[], [], []]>
+#v = #fuser.sharding<#mesh, [[], []]>
+func.func @outer_reductions_alone(%x: tensor<1x8x32xf32, #m>) -> (tensor<1x32xf32, #v>, tensor<1x32xf32, #v>) {
+  %e = fuser.exp %x : tensor<1x8x32xf32, #m> -> tensor<1x8x32xf32, #m>
+  %s = fuser.sum %e dims = [1] : tensor<1x8x32xf32, #m> -> tensor<1x32xf32, #v>
+  %t = fuser.max %e dims = [1] : tensor<1x8x32xf32, #m> -> tensor<1x32xf32, #v>
+  return %s, %t : tensor<1x32xf32, #v>, tensor<1x32xf32, #v>
+}

@@ -182,6 +182,11 @@ def MarkAliases : Pass<"fuser-mark-aliases", "func::FuncOp"> {
     boundary has the type of the value it separates (sharding and layout are
     kept, so no communication appears). A view op whose result feeds compute
     between compute ops stays with that compute (no over-segmentation).
+    The views of arguments and their boundaries move before the function's
+    first other op: they depend on arguments only, and where they stood a
+    boundary would end the kernel segment around them (segments are runs in
+    program order), splitting a layer norm into a kernel per broadcast.
+    Declarations are left alone.
   }];
 }
 
@@ -258,6 +263,14 @@ def Segment : Pass<"fuser-segment", "ModuleOp"> {
     separates segments. Every maximal run of the remaining ops (pointwise,
     reductions, creation ops, views between them) in program order becomes
     one kernel: fewer, larger kernels, and never a communication inside one.
+    One exception: reductions folding the leading dims of their input (bias
+    and layer-norm weight gradients, summed over batch and sequence) beside
+    other work, which a schedule along the rows can only fold again per
+    element. Each group of them over one input shape and dims, with the ops
+    that read them at the reduced shape, becomes a kernel of its own after
+    the rest of the run, recomputing the ops of the run it reads (pointwise
+    work is cheaper again than through memory); one the run reads on at
+    full size (a broadcast back) stays.
     A kernel function takes the per-rank buffers of its inputs and then of
     its outputs (memrefs of the local shapes, strided as laid out) and
     computes on local tensors (`bufferization.to_tensor`, the fuser ops with

@@ -1,0 +1,25 @@
+//===- Segmentation.h - how fuser-segment partitions runs -----*- C++ -*-===//
+//
+// Private to lib/Dialect/Fuser/Transforms: the steps of fuser-segment that
+// decide which kernels a run of kernel ops becomes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FUSER_LIB_DIALECT_FUSER_TRANSFORMS_SEGMENTATION_H
+#define FUSER_LIB_DIALECT_FUSER_TRANSFORMS_SEGMENTATION_H
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
+namespace mlir::fuser {
+
+/// The kernels a run of kernel ops (in program order, one block) becomes:
+/// the run itself, or, where it holds reductions folding the leading dims
+/// of their inputs beside other work, the rest of the run first and then
+/// a run per group of such reductions over one input shape and dims, each
+/// with clones of the ops of the run it reads (placed after the run).
+/// Ops only the groups read are erased.
+SmallVector<SmallVector<Operation *>>
+splitOuterReductions(SmallVectorImpl<Operation *> &run);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_LIB_DIALECT_FUSER_TRANSFORMS_SEGMENTATION_H
