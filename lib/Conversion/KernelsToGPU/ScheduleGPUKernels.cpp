@@ -171,6 +171,7 @@ ScheduleGPUKernelsPass::schedule(func::FuncOp function,
   Operation *prelude = entry.empty() ? nullptr : &entry.back();
 
   // The most specific schedule that handles the kernel wins.
+  unsigned attributions = gpuFunction.getNumWorkgroupAttributions();
   for (auto emit : {emitRowSchedule, emitOuterReductionSchedule,
                     emitTransposeSchedule, emitPointwiseSchedule}) {
     FailureOr<LaunchShape> launch = emit(kernel, builder);
@@ -180,9 +181,17 @@ ScheduleGPUKernelsPass::schedule(func::FuncOp function,
           {static_cast<int32_t>(launch->threads), 1, 1}));
       return launch;
     }
-    // Start over after what the failed schedule built.
+    // Start over after what the failed schedule built: its ops, then the
+    // shared memory they used.
     while (!entry.empty() && &entry.back() != prelude)
       entry.back().erase();
+    while (gpuFunction.getNumWorkgroupAttributions() > attributions) {
+      unsigned last = gpuFunction.getNumWorkgroupAttributions() - 1;
+      entry.eraseArgument(gpuFunction.getFirstWorkgroupAttributionIndex() + last);
+      gpuFunction->setAttr(
+          gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+          builder.getI64IntegerAttr(last));
+    }
     builder.setInsertionPointToEnd(&entry);
   }
   return function.emitError("no GPU schedule computes kernel @")
