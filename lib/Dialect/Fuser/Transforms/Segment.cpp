@@ -185,9 +185,10 @@ LogicalResult Segmentation::flush(func::FuncOp function,
   llvm::scope_exit clear([&] { run.clear(); });
   if (run.empty())
     return success();
-  for (SmallVector<Operation *> &kernel : splitOuterReductions(run))
-    if (failed(outline(function, kernel, analysis)))
-      return failure();
+  for (SmallVector<Operation *> &piece : splitIndependentWork(run))
+    for (SmallVector<Operation *> &kernel : splitOuterReductions(piece))
+      if (failed(outline(function, kernel, analysis)))
+        return failure();
   return success();
 }
 

@@ -11,6 +11,13 @@
 
 namespace mlir::fuser {
 
+/// The pieces of a run of kernel ops (in program order, one block) that
+/// share no value, grouped by the shape of the largest value each
+/// computes, each in program order: independent work of other shapes is
+/// a kernel of its own.
+SmallVector<SmallVector<Operation *>>
+splitIndependentWork(ArrayRef<Operation *> run);
+
 /// The kernels a run of kernel ops (in program order, one block) becomes:
 /// the run itself, or, where it holds reductions folding the leading dims
 /// of their inputs beside other work, the rest of the run first and then

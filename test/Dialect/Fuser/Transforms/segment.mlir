@@ -76,16 +76,20 @@ func.func @layouts(%x: tensor<8x8xf32, #cm>) -> tensor<8x8xf32, #cm> {
 // A random draw split over a 2x2 mesh (rows by axis 0, columns by axis 1)
 // depends on where its piece lies: the kernel takes the rank's index along
 // each axis and gives the draw the piece's global offsets; the replicated
-// iota needs none.
+// iota needs none. The two share no value and differ in shape: a kernel
+// each.
 // CHECK-LABEL: func.func @positional
-// CHECK: fuser.kernel @kernels::@positional_kernel_0() : () -> (tensor<8x8xf32, {{.*}}>, tensor<8xi64, {{.*}}>)
-// CHECK: func.func @positional_kernel_0(%[[OUT:.*]]: memref<4x4xf32>, %{{.*}}: memref<8xi64>,
+// CHECK: fuser.kernel @kernels::@positional_kernel_0() : () -> tensor<8x8xf32, {{.*}}>
+// CHECK: fuser.kernel @kernels::@positional_kernel_1() : () -> tensor<8xi64, {{.*}}>
+// CHECK: func.func @positional_kernel_0(%[[OUT:.*]]: memref<4x4xf32>,
 // CHECK-SAME: %[[ROW:.*]]: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2, 2]>, 0>},
 // CHECK-SAME: %[[COL:.*]]: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2, 2]>, 1>})
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: %[[R:.*]] = arith.muli %[[ROW]], %[[C4]]
 // CHECK: %[[C:.*]] = arith.muli %[[COL]], %{{.*}}
 // CHECK: fuser.uniform low = 0.000000e+00, high = 1.000000e+00, seed = 3 at[%[[R]], %[[C]]] : tensor<4x4xf32>
+// CHECK: func.func @positional_kernel_1(%{{.*}}: memref<8xi64>)
+// CHECK-NOT: mesh_position
 // CHECK: fuser.iota dim = 0 : tensor<8xi64>
 #mesh = #fuser.mesh<[2, 2]>
 func.func @positional() -> (tensor<8x8xf32, #fuser.sharding<#mesh, [[0], [1]]>>, tensor<8xi64, #fuser.sharding<#mesh, [[]]>>) {
@@ -208,9 +212,10 @@ func.func @view_read_inside_and_after(%s: tensor<8xf32, #rows1>, %x: tensor<8x4x
 // CHECK: fuser.sum %{{.*}} dims = [1]
 // CHECK-NOT: dims = [0]
 // CHECK: return
-// CHECK: func.func @outer_reductions_apart_kernel_1(%{{.*}}: memref<8x32xf32>, %{{.*}}: memref<8x32xf32>, %{{.*}}: memref<32xbf16>, %{{.*}}: memref<32xf32>)
+// CHECK: func.func @outer_reductions_apart_kernel_1(%{{.*}}: memref<8x32xbf16>, %{{.*}}: memref<8x32xf32>, %{{.*}}: memref<32xbf16>, %{{.*}}: memref<32xf32>)
 // CHECK-NEXT: bufferization.to_tensor
 // CHECK-NEXT: bufferization.to_tensor
+// CHECK-NEXT: fuser.cast
 // CHECK-NEXT: %[[P:.*]] = fuser.mul
 // CHECK-NEXT: %[[W:.*]] = fuser.sum %[[P]] dims = [0]
 // CHECK-NEXT: fuser.cast %[[W]]
@@ -220,7 +225,8 @@ func.func @view_read_inside_and_after(%s: tensor<8xf32, #rows1>, %x: tensor<8x4x
 #mesh = #fuser.mesh<[1]>
 #m = #fuser.sharding<#mesh, [[], []]>
 #v = #fuser.sharding<#mesh, [[]]>
-func.func @outer_reductions_apart(%g: tensor<8x32xf32, #m>, %xhat: tensor<8x32xf32, #m>) -> (tensor<8x32xf32, #m>, tensor<32xbf16, #v>, tensor<32xf32, #v>) {
+func.func @outer_reductions_apart(%gb: tensor<8x32xbf16, #m>, %xhat: tensor<8x32xf32, #m>) -> (tensor<8x32xf32, #m>, tensor<32xbf16, #v>, tensor<32xf32, #v>) {
+  %g = fuser.cast %gb : tensor<8x32xbf16, #m> -> tensor<8x32xf32, #m>
   %gx = fuser.mul %g, %xhat : (tensor<8x32xf32, #m>, tensor<8x32xf32, #m>) -> tensor<8x32xf32, #m>
   %dw = fuser.sum %gx dims = [0] : tensor<8x32xf32, #m> -> tensor<32xf32, #v>
   %dwb = fuser.cast %dw : tensor<32xf32, #v> -> tensor<32xbf16, #v>
@@ -273,4 +279,25 @@ func.func @outer_reductions_alone(%x: tensor<1x8x32xf32, #m>) -> (tensor<1x32xf3
   %s = fuser.sum %e dims = [1] : tensor<1x8x32xf32, #m> -> tensor<1x32xf32, #v>
   %t = fuser.max %e dims = [1] : tensor<1x8x32xf32, #m> -> tensor<1x32xf32, #v>
   return %s, %t : tensor<1x32xf32, #v>, tensor<1x32xf32, #v>
+}
+
+// -----
+
+// Work that shares no value with the rest of the run and has another shape
+// (the cast of an allreduced weight gradient beside a layer norm) is a
+// kernel of its own; independent work of one shape stays together.
+// CHECK-LABEL: func.func @independent_work
+// CHECK-DAG: %[[ROWS:.*]]:2 = fuser.kernel @kernels::@independent_work_kernel_0(%arg0, %arg2)
+// CHECK-DAG: %[[W:.*]] = fuser.kernel @kernels::@independent_work_kernel_1(%arg1)
+// CHECK: return %[[ROWS]]#0, %[[W]], %[[ROWS]]#1
+#mesh = #fuser.mesh<[1]>
+#m = #fuser.sharding<#mesh, [[], []]>
+#v = #fuser.sharding<#mesh, [[]]>
+func.func @independent_work(%x: tensor<8x32xf32, #m>, %w: tensor<32xf32, #v>, %y: tensor<8x32xf32, #m>) -> (tensor<8x32xf32, #m>, tensor<32xbf16, #v>, tensor<8x32xf32, #m>) {
+  %s = fuser.sum %x dims = [1] keepdim : tensor<8x32xf32, #m> -> tensor<8x1xf32, #m>
+  %wb = fuser.cast %w : tensor<32xf32, #v> -> tensor<32xbf16, #v>
+  %sb = fuser.expand %s : tensor<8x1xf32, #m> -> tensor<8x32xf32, #m>
+  %d = fuser.sub %x, %sb : (tensor<8x32xf32, #m>, tensor<8x32xf32, #m>) -> tensor<8x32xf32, #m>
+  %e = fuser.exp %y : tensor<8x32xf32, #m> -> tensor<8x32xf32, #m>
+  return %d, %wb, %e : tensor<8x32xf32, #m>, tensor<32xbf16, #v>, tensor<8x32xf32, #m>
 }

@@ -263,7 +263,11 @@ def Segment : Pass<"fuser-segment", "ModuleOp"> {
     separates segments. Every maximal run of the remaining ops (pointwise,
     reductions, creation ops, views between them) in program order becomes
     one kernel: fewer, larger kernels, and never a communication inside one.
-    One exception: reductions folding the leading dims of their input (bias
+    Two exceptions keep each kernel to one iteration space, which is what
+    one schedule maps onto the GPU. Pieces of the run that share no value
+    are kernels of their own, one per shape of the largest value they
+    compute (the cast of an allreduced weight gradient beside a layer norm's
+    backward had every element fold each row again). And reductions folding the leading dims of their input (bias
     and layer-norm weight gradients, summed over batch and sequence) beside
     other work, which a schedule along the rows can only fold again per
     element. Each group of them over one input shape and dims, with the ops

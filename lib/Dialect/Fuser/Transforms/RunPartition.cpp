@@ -1,6 +1,16 @@
-//===- OuterReductionKernels.cpp - outer reductions in kernels of their own ===//
+//===- RunPartition.cpp - the kernels a run of kernel ops becomes ---------===//
 //
-// A reduction folding the leading dims of its input (a bias or layer-norm
+// A schedule maps one iteration space onto the GPU: the rows of a row
+// reduction, the columns of an outer one, the elements of a pointwise
+// kernel. Work of another shape in the same kernel is folded again for
+// every element of that space. Two splits keep each kernel to one space.
+//
+// Independent work: ops of the run that share no value (the cast of an
+// allreduced weight gradient beside a layer norm's backward, a GELU over
+// [s, 4e] beside a dropout over [s, e]) become kernels of their own, one
+// per shape of the largest value they compute.
+//
+// Outer reductions: a reduction folding the leading dims of its input (a bias or layer-norm
 // weight gradient: sum over [batch, sequence]) is scheduled by walking
 // down the rows of each kept column; a row reduction or a full-size output
 // in the same kernel is scheduled along the rows instead, where the outer
@@ -14,8 +24,10 @@
 
 #include "Segmentation.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -90,6 +102,52 @@ getReducedShapeReaders(Operation *reduction, const DenseSet<Operation *> &inRun)
     }
   }
   return readers;
+}
+
+/// The shape of the largest tensor `op` computes.
+static ArrayRef<int64_t> getLargestResultShape(Operation *op) {
+  ArrayRef<int64_t> largest;
+  int64_t elements = -1;
+  for (Type type : op->getResultTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (tensor && tensor.hasStaticShape() &&
+        tensor.getNumElements() > elements) {
+      largest = tensor.getShape();
+      elements = tensor.getNumElements();
+    }
+  }
+  return largest;
+}
+
+SmallVector<SmallVector<Operation *>>
+mlir::fuser::splitIndependentWork(ArrayRef<Operation *> run) {
+  // Ops that share a value (one reads what the other computes) are one
+  // piece of work.
+  DenseSet<Operation *> inRun(run.begin(), run.end());
+  llvm::EquivalenceClasses<Operation *> pieces;
+  for (Operation *op : run) {
+    pieces.insert(op);
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp();
+          producer && inRun.contains(producer))
+        pieces.unionSets(producer, op);
+  }
+  // Pieces over one shape stay together: their kernel maps one space.
+  DenseMap<Operation *, ArrayRef<int64_t>> pieceShapes;
+  for (Operation *op : run) {
+    Operation *leader = pieces.getLeaderValue(op);
+    ArrayRef<int64_t> shape = getLargestResultShape(op);
+    ArrayRef<int64_t> &largest = pieceShapes[leader];
+    if (computeProduct(shape) > computeProduct(largest) || largest.empty())
+      largest = shape;
+  }
+  llvm::MapVector<ArrayRef<int64_t>, SmallVector<Operation *>> kernels;
+  for (Operation *op : run)
+    kernels[pieceShapes.lookup(pieces.getLeaderValue(op))].push_back(op);
+  SmallVector<SmallVector<Operation *>> runs;
+  for (auto &entry : kernels)
+    runs.push_back(std::move(entry.second));
+  return runs;
 }
 
 SmallVector<SmallVector<Operation *>>
