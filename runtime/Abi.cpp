@@ -451,6 +451,10 @@ int64_t fuser_device_allocation_count(void) {
   return getBackend().getDeviceAllocationCount();
 }
 
+int64_t fuser_device_memory_peak_bytes(void) {
+  return getBackend().getDevicePeakBytes();
+}
+
 int32_t fuser_device_index(void) { return getBackend().getDeviceIndex(); }
 
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {

@@ -75,6 +75,8 @@ public:
                                 FuserMemory memory) = 0;
   virtual int64_t getCachedBufferCount() const = 0;
   virtual int64_t getDeviceAllocationCount() const = 0;
+  /// The most bytes of device memory held at once in live buffers.
+  virtual int64_t getDevicePeakBytes() const = 0;
   /// The device ordinal of the backend's GPU, -1 without one.
   virtual int32_t getDeviceIndex() const = 0;
   /// Same shape and element type, checked by the caller.

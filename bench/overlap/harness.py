@@ -35,6 +35,8 @@ TIMING = re.compile(r"^fuser-exec: timing (\S+): executions=(\d+) batch=(\d+) "
 ALLOCATIONS = re.compile(
     r"^fuser-exec: device allocations \S+: executions=\d+ per_execution=(\d+)",
     re.MULTILINE)
+PEAK_MEMORY = re.compile(r"^fuser-exec: device memory \S+: peak_bytes=(\d+)",
+                         re.MULTILINE)
 CHECK = re.compile(r"check (passed|FAILED), max relative error (\S+)")
 # fuser-exec reads .npy inputs only for f32 tensors of the program.
 INPUTS_REFUSED = "--inputs reads f32 .npy files"
@@ -249,6 +251,9 @@ class FuserExec:
         allocations = ALLOCATIONS.search(text)
         if allocations:
             result["allocations_per_execution"] = int(allocations.group(1))
+        peak = PEAK_MEMORY.search(text)
+        if peak:
+            result["peak_gib"] = int(peak.group(1)) / 2**30
         verdict = CHECK.search(text)
         if verdict:
             result["reference_check"] = {"passed": verdict.group(1) == "passed",

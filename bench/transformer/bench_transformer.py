@@ -498,9 +498,16 @@ def run_report(args):
                 f"error {harness.cell(worst, '.2e')} over "
                 f"{len(validation.get('comparisons', {}))} tensors")
         peak = torch_mode.get("eager", {}).get("peak_gib")
-        if peak is not None:
-            notes.append(f"PyTorch eager {mode} peak device memory: {peak:.1f} GiB "
-                         "per GPU; ours: not measured yet")
+        ours_peaks = [ours.get(name, {}).get("peak_gib")
+                      for name in ("gpt_forward", "gpt_backward")]
+        ours_peak = max((p for p in ours_peaks if p is not None), default=None)
+        if peak is not None or ours_peak is not None:
+            notes.append(
+                f"{title}: peak device memory per GPU, PyTorch eager "
+                f"{harness.cell(peak, '.1f')} GiB (its forward+backward), ours "
+                f"{harness.cell(ours_peak, '.1f')} GiB (the larger of "
+                "@gpt_forward's and @gpt_backward's, inputs and outputs "
+                "included)")
     columns = ["PyTorch compute only (ideal)", "PyTorch eager", "torch.compile",
                "ours"]
     lines = [f"# The GPT-3 layer on {d} GPUs: ours and PyTorch", ""]

@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -185,6 +186,7 @@ public:
                         FuserMemory memory) override;
   int64_t getCachedBufferCount() const override;
   int64_t getDeviceAllocationCount() const override;
+  int64_t getDevicePeakBytes() const override { return peakDeviceBytes; }
   int32_t getDeviceIndex() const override { return device; }
   FuserStatus copy(const FuserBuffer &source,
                    const FuserBuffer &target) override;
@@ -268,8 +270,12 @@ public:
   void returnEvent(cudaEvent_t event);
   MatmulEngine &getMatmulEngine();
   AttentionEngine &getAttentionEngine();
-  /// Counts a device allocation made outside the pool (workspaces).
-  void countDeviceAllocation() { ++deviceAllocations; }
+  /// Counts a device allocation of `bytes` made outside the pool and kept
+  /// (workspaces, dropout seeds).
+  void countDeviceAllocation(int64_t bytes) {
+    ++deviceAllocations;
+    holdDeviceBytes(bytes);
+  }
   /// Whether a CUDA graph is being captured (fuser_graph_begin_capture).
   bool isCapturing() const { return capture != nullptr; }
 
@@ -364,6 +370,14 @@ private:
   /// device allocation.
   size_t reservedHighWater = 0;
   int64_t deviceAllocations = 0;
+  /// Bytes of device memory in live buffers (pool buffers count until
+  /// they are freed, stream-ordered or not, as PyTorch's allocator counts
+  /// its tensors), and the most there were.
+  int64_t liveDeviceBytes = 0, peakDeviceBytes = 0;
+  void holdDeviceBytes(int64_t bytes) {
+    liveDeviceBytes += bytes;
+    peakDeviceBytes = std::max(peakDeviceBytes, liveDeviceBytes);
+  }
   /// The stream of the first program (the legacy default stream is never
   /// used: pool streams are non-blocking).
   CudaStream mainStream;

@@ -245,7 +245,7 @@ FuserStatus MatmulEngine::getWorkspace(cudaStream_t stream, const char *op,
       checkCuda(cudaMalloc(&workspace, kMatmulWorkspaceBytes), op,
                 "cudaMalloc"))
     return FUSER_FAILED;
-  backend.countDeviceAllocation();
+  backend.countDeviceAllocation(kMatmulWorkspaceBytes);
   workspaces.emplace(stream, workspace);
   return FUSER_OK;
 }

@@ -106,6 +106,8 @@ void *CudaBackend::allocate(int64_t bytes, FuserMemory memory, bool zeroed) {
   allocations[address] =
       Allocation{memory, rounded, /*cached=*/false,
                  /*graphOwned=*/capture && memory == FUSER_MEMORY_DEVICE};
+  if (memory != FUSER_MEMORY_HOST)
+    holdDeviceBytes(rounded);
   if (zeroed &&
       checkCuda(cudaMemsetAsync(address, 0, rounded, getStream()), op,
                 "cudaMemsetAsync")) {
@@ -133,6 +135,8 @@ void CudaBackend::deallocate(void *address) {
                            "a replay cannot free memory it did not allocate"))
     fuser_fail(fuser_last_error());
   allocations.erase(found);
+  if (allocation.memory != FUSER_MEMORY_HOST)
+    liveDeviceBytes -= allocation.bytes;
   switch (allocation.memory) {
   case FUSER_MEMORY_DEVICE:
     // Stream-ordered: the pool reuses the memory once the current stream
@@ -189,6 +193,8 @@ void *CudaBackend::getCachedBuffer(const std::string &name, int64_t bytes,
     return nullptr;
   }
   ++deviceAllocations;
+  if (memory != FUSER_MEMORY_HOST)
+    holdDeviceBytes(rounded);
   allocations[address] = Allocation{memory, rounded, /*cached=*/true};
   cachedBuffers[name] = {address, bytes};
   return address;

@@ -100,7 +100,7 @@ FuserStatus AttentionEngine::getPhiloxState(int64_t seed, const char *op,
                                    kSetUpBeforeCapture) ||
       checkCuda(cudaMalloc(&memory, sizeof(values)), op, "cudaMalloc"))
     return FUSER_FAILED;
-  backend.countDeviceAllocation();
+  backend.countDeviceAllocation(sizeof(values));
   state = static_cast<int64_t *>(memory);
   philoxStates.emplace(seed, state);
   // Other streams may read it next: the copy completes before any work

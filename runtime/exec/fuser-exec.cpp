@@ -46,7 +46,10 @@
 //   fuser-exec: timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
 //   fuser-exec: host timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
 //   fuser-exec: device allocations NAME: executions=N per_execution=A
+//   fuser-exec: device memory NAME: peak_bytes=P
 // clang-format on
+// (P: the most device memory a rank's buffers held at once, inputs and
+// outputs included, the largest of the ranks'; on GPUs only.)
 // Timed executions release their results without reading them back (each
 // execution releases the previous one's, stream-ordered); the last one's
 // are read and checked.
@@ -332,6 +335,16 @@ std::string memoryLine(const std::string &program, int64_t executions,
   return text;
 }
 
+std::string peakMemoryLine(const std::string &program) {
+  double mine = static_cast<double>(fuser_device_memory_peak_bytes());
+  double largest = 0;
+  boundedReduce(&mine, &largest, 1, MPI_MAX, "collecting peak device memory");
+  char text[160];
+  std::snprintf(text, sizeof(text), "device memory %s: peak_bytes=%.0f",
+                program.c_str(), largest);
+  return text;
+}
+
 /// Why `program` of `library` cannot run as `options` ask, or empty: a
 /// missing entry point or reference, file lists that do
 /// not match its inputs and outputs, another number of ranks.
@@ -530,6 +543,8 @@ int main(int argc, char **argv) {
                   program.name.c_str(), static_cast<long long>(repeated),
                   static_cast<double>(steadyAllocations) / repeated);
     measurements.push_back(text);
+    if (onDevice)
+      measurements.push_back(peakMemoryLine(program.name));
   }
   if (options.memory)
     measurements.push_back(

@@ -25,6 +25,7 @@ public:
                         FuserMemory memory) override;
   int64_t getCachedBufferCount() const override { return cache.size(); }
   int64_t getDeviceAllocationCount() const override { return 0; }
+  int64_t getDevicePeakBytes() const override { return 0; }
   int32_t getDeviceIndex() const override { return -1; }
   FuserStatus copy(const FuserBuffer &source,
                    const FuserBuffer &target) override;

@@ -425,4 +425,11 @@ TEST(Buffers, AllocationsAreZeroedWhenAsked) {
   fuser_deallocate(memory);
 }
 
+TEST(Buffers, TheHostBackendHoldsNoDeviceMemory) {
+  void *memory = fuser_allocate(1 << 20, FUSER_MEMORY_DEVICE, 0);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(fuser_device_memory_peak_bytes(), 0);
+  fuser_deallocate(memory);
+}
+
 } // namespace

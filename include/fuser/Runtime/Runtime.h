@@ -314,6 +314,11 @@ int64_t fuser_cached_buffer_count(void);
  * (cudaMalloc, or growth of the caching allocator's pool); 0 on the host
  * backend. Steady-state executions leave it unchanged. */
 int64_t fuser_device_allocation_count(void);
+/* The most bytes of device memory the current backend held at once in
+ * live buffers (the program's, its caller's and the cached ones, the
+ * libraries' workspaces); 0 on the host backend. A buffer counts from its
+ * allocation to its release, as PyTorch's max_memory_allocated counts. */
+int64_t fuser_device_memory_peak_bytes(void);
 /* The CUDA device ordinal of the GPU the current backend runs on (the one
  * fuser_use_backend picked for this rank), or -1 on the host backend: a
  * caller handing the runtime its own device memory checks it is there. */
