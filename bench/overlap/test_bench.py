@@ -153,6 +153,7 @@ class FuserExecLines(unittest.TestCase):
         result = self.runner("""\
             echo "fuser-exec: timing p: executions=20 batch=1 median_us=1500.000 min_us=1400.500 max_us=1700.000"
             echo "fuser-exec: device allocations p: executions=20 per_execution=0"
+            echo "fuser-exec: device memory p: peak_bytes=3221225472"
             echo "fuser-exec: p on 2 ranks, 21 iterations, 3 cached buffers: check passed, max relative error 0.00390625 (tolerance 0.02)"
             """).run(self.library, "p", check=True)
         self.assertNotIn("error", result)
@@ -160,6 +161,7 @@ class FuserExecLines(unittest.TestCase):
                           result["max_ms"], result["iterations"]),
                          (1.5, 1.4005, 1.7, 20))
         self.assertEqual(result["allocations_per_execution"], 0)
+        self.assertEqual(result["peak_gib"], 3.0)
         self.assertEqual(result["reference_check"],
                          {"passed": True, "relative_error": 0.00390625})
         self.assertIn("--iterations 21 --time --check", result["command"])
