@@ -10,15 +10,15 @@
 // [s, 4e] beside a dropout over [s, e]) become kernels of their own, one
 // per shape of the largest value they compute.
 //
-// Outer reductions: a reduction folding the leading dims of its input (a bias or layer-norm
-// weight gradient: sum over [batch, sequence]) is scheduled by walking
-// down the rows of each kept column; a row reduction or a full-size output
-// in the same kernel is scheduled along the rows instead, where the outer
-// reduction can only be folded again for every element. So each group of
-// outer reductions over the same input shape and dims becomes a kernel of
-// its own, recomputing the pointwise ops it reads from the run (cheaper
-// than writing them out and reading them back), after the kernel of the
-// rest of the run.
+// Outer reductions: a reduction folding the leading dims of its input (a
+// bias or layer-norm weight gradient: a sum over [batch, sequence]) is
+// scheduled by walking down the rows of each kept column; a row reduction
+// or a full-size output in the same kernel is scheduled along the rows
+// instead, where the outer reduction can only be folded again for every
+// element. So each group of outer reductions over the same input shape and
+// dims becomes a kernel of its own, recomputing the pointwise ops it reads
+// from the run (cheaper than writing them out and reading them back),
+// after the kernel of the rest of the run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -164,9 +164,18 @@ mlir::fuser::splitOuterReductions(SmallVectorImpl<Operation *> &run) {
       continue;
     std::optional<SetVector<Operation *>> readers =
         getReducedShapeReaders(op, inRun);
-    if (!readers)
+    // What reads the reductions of two groups (their sum) would be
+    // computed by both: the second reduction stays with the run, which
+    // computes it before the first group's kernel reads it.
+    std::pair<Type, ArrayRef<int64_t>> key{input, reduction->second};
+    if (!readers || llvm::any_of(groups, [&](auto &entry) {
+          return entry.first != key &&
+                 llvm::any_of(*readers, [&](Operation *reader) {
+                   return entry.second.results.contains(reader);
+                 });
+        }))
       continue;
-    OuterGroup &group = groups[{input, reduction->second}];
+    OuterGroup &group = groups[key];
     group.results.insert(op);
     group.results.insert(readers->begin(), readers->end());
   }

@@ -301,3 +301,26 @@ func.func @independent_work(%x: tensor<8x32xf32, #m>, %w: tensor<32xf32, #v>, %y
   %e = fuser.exp %y : tensor<8x32xf32, #m> -> tensor<8x32xf32, #m>
   return %d, %wb, %e : tensor<8x32xf32, #m>, tensor<32xbf16, #v>, tensor<8x32xf32, #m>
 }
+
+// -----
+
+// What reads outer reductions of two groups (the sum of a column sum of
+// [8, 32] and one of [4, 32]) is computed once: the first group's kernel
+// computes it, reading the second reduction from the kernel of the run.
+// CHECK-LABEL: func.func @outer_reductions_read_together
+// CHECK: %[[REST:.*]]:2 = fuser.kernel @kernels::@outer_reductions_read_together_kernel_0(%arg0, %arg1)
+// CHECK: %[[SUM:.*]] = fuser.kernel @kernels::@outer_reductions_read_together_kernel_1(%arg0, %[[REST]]#1)
+// CHECK: return %[[REST]]#0, %[[SUM]]
+// CHECK: func.func @outer_reductions_read_together_kernel_1
+// CHECK: fuser.sum %{{.*}} dims = [0]
+// CHECK-NEXT: fuser.add
+#mesh = #fuser.mesh<[1]>
+#m = #fuser.sharding<#mesh, [[], []]>
+#v = #fuser.sharding<#mesh, [[]]>
+func.func @outer_reductions_read_together(%x: tensor<8x32xf32, #m>, %y: tensor<4x32xf32, #m>) -> (tensor<8x32xf32, #m>, tensor<32xf32, #v>) {
+  %e = fuser.exp %x : tensor<8x32xf32, #m> -> tensor<8x32xf32, #m>
+  %s = fuser.sum %e dims = [0] : tensor<8x32xf32, #m> -> tensor<32xf32, #v>
+  %t = fuser.sum %y dims = [0] : tensor<4x32xf32, #m> -> tensor<32xf32, #v>
+  %u = fuser.add %s, %t : (tensor<32xf32, #v>, tensor<32xf32, #v>) -> tensor<32xf32, #v>
+  return %e, %u : tensor<8x32xf32, #m>, tensor<32xf32, #v>
+}
