@@ -68,6 +68,9 @@ struct Pipeline {
   /// block (a stream split on the split side) or the whole dim.
   int64_t requestedChunks;
   bool chunksOfBlock;
+  /// Whether a stream split asks for the pipeline; an unrequested one is
+  /// only considered by pipelining=auto.
+  bool requested = true;
 
   /// The rows of the dim in each rank's block.
   int64_t getBlockRows() const {
@@ -121,8 +124,19 @@ static std::optional<int64_t> getDimSplitByAlone(ShardingAttr sharding,
   return dim;
 }
 
-/// AG+GEMM: every user of the gathered value reads it as its rows.
-static std::optional<Pipeline> matchAllgather(AllgatherOp gather) {
+/// The pipeline no stream split asks for, as pipelining=auto weighs it:
+/// chunks of each rank's block, as many as the cost model chooses.
+static Pipeline unrequested(Pipeline pipeline) {
+  pipeline.requested = false;
+  pipeline.requestedChunks = 0;
+  pipeline.chunksOfBlock = true;
+  return pipeline;
+}
+
+/// AG+GEMM: every user of the gathered value reads it as its rows. Without
+/// a stream split, only where `unrequestedToo`.
+static std::optional<Pipeline> matchAllgather(AllgatherOp gather,
+                                              bool unrequestedToo) {
   ShardingAttr input = getSharding(gather.getInput());
   auto axis = static_cast<int64_t>(gather.getAxis());
   std::optional<int64_t> dim = getDimSplitByAlone(input, axis);
@@ -153,7 +167,7 @@ static std::optional<Pipeline> matchAllgather(AllgatherOp gather) {
       pipeline.requestedChunks = first;
   }
   if (!pipeline.requestedChunks)
-    return std::nullopt;
+    return unrequestedToo ? std::optional(unrequested(pipeline)) : std::nullopt;
   return pipeline;
 }
 
@@ -166,7 +180,8 @@ static Operation *getOnlyProducerCall(Operation *communication, int64_t dim) {
 }
 
 /// GEMM+RS: the partial result of a library call, scattered along its rows.
-static std::optional<Pipeline> matchReduceScatter(ReduceScatterOp scatter) {
+static std::optional<Pipeline> matchReduceScatter(ReduceScatterOp scatter,
+                                                  bool unrequestedToo) {
   ShardingAttr result = getSharding(scatter.getResult());
   auto axis = static_cast<int64_t>(scatter.getAxis());
   std::optional<int64_t> dim = getDimSplitByAlone(result, axis);
@@ -185,16 +200,44 @@ static std::optional<Pipeline> matchReduceScatter(ReduceScatterOp scatter) {
     pipeline.requestedChunks = getStreamChunksOn(scatter.getInput(), *dim);
   }
   if (!pipeline.requestedChunks)
-    return std::nullopt;
+    return unrequestedToo ? std::optional(unrequested(pipeline)) : std::nullopt;
   return pipeline;
 }
 
+/// The longest row dim of `reduce`'s input that no mesh axis splits (the
+/// sequence of a row-parallel linear's [batch, sequence, features]), where
+/// the GEMM+allreduce no stream split asks for is chunked.
+static std::optional<int64_t> getUnsplitRowDim(AllreduceOp reduce) {
+  ShardingAttr sharding = getSharding(reduce.getInput());
+  ArrayRef<int64_t> shape = reduce.getInput().getType().getShape();
+  std::optional<int64_t> longest;
+  for (int64_t dim = 0; dim + 1 < static_cast<int64_t>(shape.size()); ++dim)
+    if (shape[dim] > 1 && sharding.getDimAxes(dim).empty() &&
+        (!longest || shape[dim] > shape[*longest]))
+      longest = dim;
+  return longest;
+}
+
 /// GEMM+allreduce: the partial result of a library call, reduced in chunks
-/// of a row dim no mesh axis splits.
-static std::optional<Pipeline> matchAllreduce(AllreduceOp reduce) {
+/// of a row dim no mesh axis splits: the stream split's, or without one
+/// (only where `unrequestedToo`) the longest such dim.
+static std::optional<Pipeline> matchAllreduce(AllreduceOp reduce,
+                                              bool unrequestedToo) {
   std::optional<int64_t> dim = getSharding(reduce.getInput()).getStreamDim();
-  if (!dim)
-    return std::nullopt;
+  if (!dim) {
+    std::optional<int64_t> row =
+        unrequestedToo ? getUnsplitRowDim(reduce) : std::nullopt;
+    Operation *call = row ? getOnlyProducerCall(reduce, *row) : nullptr;
+    if (!call || getSharding(reduce.getResult()).getStreamDim())
+      return std::nullopt;
+    ShardingAttr input = getSharding(reduce.getInput());
+    auto axis = static_cast<int64_t>(reduce.getAxis());
+    Pipeline pipeline{Kind::GemmAllreduce, reduce, {call}, *row, axis,
+                      input.getMesh().getAxisSize(axis), 0, false};
+    if (!isPlain(pipeline, Value()))
+      return std::nullopt;
+    return unrequested(pipeline);
+  }
   int64_t chunks = getStreamChunksOn(reduce.getInput(), *dim);
   Operation *call = getOnlyProducerCall(reduce, *dim);
   if (!call || getStreamChunksOn(reduce.getResult(), *dim) != chunks)
@@ -411,15 +454,18 @@ struct ExposePipelinedAxesPass
       }
       machine = *loaded;
     }
+    // A fixed mode pipelines what stream splits ask for; auto also weighs
+    // every other communication a library call feeds or reads.
+    bool unrequestedToo = !fixed;
     SmallVector<Pipeline> pipelines;
     getOperation().walk([&](Operation *op) {
       std::optional<Pipeline> pipeline;
       if (auto gather = dyn_cast<AllgatherOp>(op))
-        pipeline = matchAllgather(gather);
+        pipeline = matchAllgather(gather, unrequestedToo);
       else if (auto scatter = dyn_cast<ReduceScatterOp>(op))
-        pipeline = matchReduceScatter(scatter);
+        pipeline = matchReduceScatter(scatter, unrequestedToo);
       else if (auto reduce = dyn_cast<AllreduceOp>(op))
-        pipeline = matchAllreduce(reduce);
+        pipeline = matchAllreduce(reduce, unrequestedToo);
       if (pipeline)
         pipelines.push_back(std::move(*pipeline));
     });
@@ -442,6 +488,12 @@ struct ExposePipelinedAxesPass
         }
         PipelinePlan chosen = choosePipeline(
             pipeline.getProblem(backend == hostir::Backend::CudaIpc), machine);
+        // What nobody asked to pipeline stays as written unless it
+        // overlaps, in chunks that divide the rows it chunks.
+        if (!pipeline.requested &&
+            (chosen.mode == Pipelining::None ||
+             pipeline.getBlockRows() % chosen.chunks != 0))
+          continue;
         plan = {chosen.mode, chosen.chunks};
       }
       switch (pipeline.kind) {

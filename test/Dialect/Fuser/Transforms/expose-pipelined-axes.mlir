@@ -153,3 +153,20 @@ func.func @left_alone(%x: tensor<16x64xf32, #x>, %c: tensor<16x64xf32, #cols>, %
   %yl = fuser.linear %gl, %w : (tensor<16x64xf32, #gathered>, tensor<32x64xf32, #w>) -> tensor<16x32xf32, #gathered>
   return
 }
+
+// -----
+
+// A fixed mode pipelines what stream splits ask for only: an AG+GEMM
+// without one stays as written.
+// CHECK-LABEL: func.func @unrequested
+// CHECK-NEXT: fuser.comm.allgather %arg0 axis = 0 : tensor<16x4xf32, {{.*}}> -> tensor<16x4xf32, {{.*}}>
+// CHECK-NOT: fuser.pipelining
+// CHECK-NEXT: fuser.matmul
+#mesh = #fuser.mesh<[2]>
+#x = #fuser.sharding<#mesh, [[0], []]>
+#whole = #fuser.sharding<#mesh, [[], []]>
+func.func @unrequested(%x: tensor<16x4xf32, #x>, %b: tensor<4x8xf32, #whole>) -> tensor<16x8xf32, #whole> {
+  %g = fuser.comm.allgather %x axis = 0 : tensor<16x4xf32, #x> -> tensor<16x4xf32, #whole>
+  %y = fuser.matmul %g, %b : (tensor<16x4xf32, #whole>, tensor<4x8xf32, #whole>) -> tensor<16x8xf32, #whole>
+  return %y : tensor<16x8xf32, #whole>
+}

@@ -47,3 +47,60 @@ func.func @small(%a: tensor<64x128xbf16, #a>, %b: tensor<128x64xbf16, #b>) -> te
   %y = fuser.comm.reduce_scatter %p axis = 0 : tensor<64x64xbf16, #partial> -> tensor<64x64xbf16, #y>
   return %y : tensor<64x64xbf16, #y>
 }
+
+// -----
+
+// Without a stream split, pipelining=auto weighs the AG+GEMM all the same
+// (the layer programs state no stream splits inside): planned as @large,
+// one chunk per block.
+// IPC-LABEL: func.func @unrequested_large
+// IPC: fuser.comm.allgather {{.*}}{fuser.pipelining = #fuser.pipelining<ring>} : {{.*}} -> tensor<2x4096x8192xbf16, {{.*}}stream = {1 : 1}>>
+// NCCL-LABEL: func.func @unrequested_large
+// NCCL: fuser.comm.allgather {{.*}}{fuser.pipelining = #fuser.pipelining<ring>}
+#mesh = #fuser.mesh<[2]>
+#x = #fuser.sharding<#mesh, [[0], []]>
+#whole = #fuser.sharding<#mesh, [[], []]>
+func.func @unrequested_large(%x: tensor<8192x8192xbf16, #x>, %b: tensor<8192x8192xbf16, #whole>) -> tensor<8192x8192xbf16, #whole> {
+  %g = fuser.comm.allgather %x axis = 0 : tensor<8192x8192xbf16, #x> -> tensor<8192x8192xbf16, #whole>
+  %y = fuser.matmul %g, %b : (tensor<8192x8192xbf16, #whole>, tensor<8192x8192xbf16, #whole>) -> tensor<8192x8192xbf16, #whole>
+  return %y : tensor<8192x8192xbf16, #whole>
+}
+
+// -----
+
+// An unrequested pipeline the cost model would run whole stays as written:
+// no plan, no reshape.
+// NCCL-LABEL: func.func @unrequested_small
+// NCCL-NEXT: fuser.matmul
+// NCCL-NEXT: fuser.comm.reduce_scatter
+// NCCL-NOT: fuser.pipelining
+// NCCL-NEXT: return
+#mesh = #fuser.mesh<[2]>
+#a = #fuser.sharding<#mesh, [[], [0]]>
+#b = #fuser.sharding<#mesh, [[0], []]>
+#partial = #fuser.sharding<#mesh, [[], []], partial = {0 : sum}>
+#y = #fuser.sharding<#mesh, [[0], []]>
+func.func @unrequested_small(%a: tensor<64x128xbf16, #a>, %b: tensor<128x64xbf16, #b>) -> tensor<64x64xbf16, #y> {
+  %p = fuser.matmul %a, %b : (tensor<64x128xbf16, #a>, tensor<128x64xbf16, #b>) -> tensor<64x64xbf16, #partial>
+  %y = fuser.comm.reduce_scatter %p axis = 0 : tensor<64x64xbf16, #partial> -> tensor<64x64xbf16, #y>
+  return %y : tensor<64x64xbf16, #y>
+}
+
+// -----
+
+// A row-parallel linear's allreduce with no stream split: auto chunks the
+// longest row dim no mesh axis splits (the sequence of [batch, sequence,
+// features]) where the pipeline wins, as with collectives that do not
+// interfere (the calibration file).
+// CALIBRATED-LABEL: func.func @unrequested_allreduce
+// CALIBRATED: fuser.comm.allreduce {{.*}}{fuser.pipelining = #fuser.pipelining<collective>} : tensor<1x8192x8192xbf16, {{.*}}stream = {1 : {{[248]}}}>> -> tensor<1x8192x8192xbf16, {{.*}}stream = {1 : {{[248]}}}>>
+#mesh = #fuser.mesh<[2]>
+#x = #fuser.sharding<#mesh, [[], [], [0]]>
+#w = #fuser.sharding<#mesh, [[], [0]]>
+#partial = #fuser.sharding<#mesh, [[], [], []], partial = {0 : sum}>
+#whole = #fuser.sharding<#mesh, [[], [], []]>
+func.func @unrequested_allreduce(%x: tensor<1x8192x8192xbf16, #x>, %w: tensor<8192x8192xbf16, #w>) -> tensor<1x8192x8192xbf16, #whole> {
+  %p = fuser.linear %x, %w : (tensor<1x8192x8192xbf16, #x>, tensor<8192x8192xbf16, #w>) -> tensor<1x8192x8192xbf16, #partial>
+  %y = fuser.comm.allreduce %p axis = 0 : tensor<1x8192x8192xbf16, #partial> -> tensor<1x8192x8192xbf16, #whole>
+  return %y : tensor<1x8192x8192xbf16, #whole>
+}

@@ -123,6 +123,11 @@ def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
     fastest by the cost model (`calibration`: a JSON file of the machine's
     GEMM rates and links, default the measured 2 x H200 machine): no
     overlap, the collective pipeline, or the ring, and the chunk count.
+    `pipelining=auto` also weighs the same patterns where no stream split
+    asks (a program that annotates only its arguments, as a transformer
+    layer does): chunks of each rank's block, a GEMM+allreduce chunked on
+    the longest row dim no mesh axis splits; one the cost model would run
+    whole, or in chunks that do not divide the rows, stays as written.
     For AG+GEMM and GEMM+RS the dim [M] is then reshaped into [n, M/n]
     around the communication and the library calls: the axis splits the
     outer dim and the stream split chunks the inner one on both sides, so
