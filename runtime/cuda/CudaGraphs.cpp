@@ -266,7 +266,11 @@ void CudaBackend::releaseGraph(CudaGraph &graph) {
   graph.exec = nullptr;
   graph.graph = nullptr;
   for (void *buffer : graph.buffers) {
-    allocations.erase(buffer);
+    auto found = allocations.find(buffer);
+    if (found != allocations.end()) {
+      liveDeviceBytes -= found->second.bytes;
+      allocations.erase(found);
+    }
     cudaFree(buffer);
   }
   graph.buffers.clear();
