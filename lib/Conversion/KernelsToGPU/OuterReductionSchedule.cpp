@@ -99,6 +99,11 @@ static SmallVector<AffineExpr> keptIndex(ArrayRef<AffineExpr> kept,
   return index;
 }
 
+/// What `reduction` folds its values into.
+static Type getAccumulatorType(linalg::GenericOp reduction) {
+  return reduction.getBody()->getArguments().back().getType();
+}
+
 /// Each reduction's shared memory: kRowThreads rows of partial values of
 /// kColumnThreads lane groups of `width` accumulators.
 static SmallVector<Value> addPartialBuffers(Kernel &kernel, int64_t width) {
@@ -109,7 +114,7 @@ static SmallVector<Value> addPartialBuffers(Kernel &kernel, int64_t width) {
   for (linalg::GenericOp reduction : kernel.reductions)
     buffers.push_back(kernel.gpuFunction.addWorkgroupAttribution(
         MemRefType::get({kRowThreads, kColumnThreads * width},
-                        reduction.getBody()->getArguments().back().getType(),
+                        getAccumulatorType(reduction),
                         MemRefLayoutAttrInterface(), workgroup),
         kernel.function.getLoc()));
   return buffers;
@@ -143,7 +148,7 @@ emitColumns(Kernel &kernel, OpBuilder &builder, const ColumnShape &shape,
   // for this thread's group (identities outside the kept elements).
   for (auto [reduction, partial] : llvm::zip(kernel.reductions, partials)) {
     Combiner combiner = *matchCombiner(reduction);
-    Type type = reduction.getBody()->getArguments().back().getType();
+    Type type = getAccumulatorType(reduction);
     SmallVector<Type> types(width, type);
     auto branch = scf::IfOp::create(builder, loc, types, inside,
                                     /*withElseRegion=*/true);
@@ -256,8 +261,8 @@ mlir::fuser::gpu_schedule::emitOuterReductionSchedule(Kernel &kernel,
   int64_t sharedBytes = 0;
   for (linalg::GenericOp reduction : kernel.reductions)
     sharedBytes += kThreads * widest *
-                   reduction.getBody()->getArguments().back().getType()
-                           .getIntOrFloatBitWidth() / 8;
+                   llvm::divideCeil(
+                       getAccumulatorType(reduction).getIntOrFloatBitWidth(), 8);
   if (sharedBytes > kSharedBytes)
     return failure();
   SmallVector<Value> partials = addPartialBuffers(kernel, widest);

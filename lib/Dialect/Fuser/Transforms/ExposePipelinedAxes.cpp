@@ -224,23 +224,16 @@ static std::optional<int64_t> getUnsplitRowDim(AllreduceOp reduce) {
 static std::optional<Pipeline> matchAllreduce(AllreduceOp reduce,
                                               bool unrequestedToo) {
   std::optional<int64_t> dim = getSharding(reduce.getInput()).getStreamDim();
-  if (!dim) {
-    std::optional<int64_t> row =
-        unrequestedToo ? getUnsplitRowDim(reduce) : std::nullopt;
-    Operation *call = row ? getOnlyProducerCall(reduce, *row) : nullptr;
-    if (!call || getSharding(reduce.getResult()).getStreamDim())
-      return std::nullopt;
-    ShardingAttr input = getSharding(reduce.getInput());
-    auto axis = static_cast<int64_t>(reduce.getAxis());
-    Pipeline pipeline{Kind::GemmAllreduce, reduce, {call}, *row, axis,
-                      input.getMesh().getAxisSize(axis), 0, false};
-    if (!isPlain(pipeline, Value()))
-      return std::nullopt;
-    return unrequested(pipeline);
-  }
+  bool requested = dim.has_value();
+  if (!requested && unrequestedToo)
+    dim = getUnsplitRowDim(reduce);
+  if (!dim)
+    return std::nullopt;
+  // The result is split as the input is: not at all without a request.
   int64_t chunks = getStreamChunksOn(reduce.getInput(), *dim);
   Operation *call = getOnlyProducerCall(reduce, *dim);
-  if (!call || getStreamChunksOn(reduce.getResult(), *dim) != chunks)
+  if (!call || getStreamChunksOn(reduce.getResult(), *dim) != chunks ||
+      (!requested && getSharding(reduce.getResult()).getStreamDim()))
     return std::nullopt;
   ShardingAttr input = getSharding(reduce.getInput());
   auto axis = static_cast<int64_t>(reduce.getAxis());
@@ -248,6 +241,8 @@ static std::optional<Pipeline> matchAllreduce(AllreduceOp reduce,
                     input.getMesh().getAxisSize(axis), chunks, false};
   if (!isPlain(pipeline, Value()))
     return std::nullopt;
+  if (!requested)
+    return unrequested(pipeline);
   return pipeline;
 }
 
