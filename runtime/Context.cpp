@@ -7,9 +7,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <thread>
 
 using namespace fuser::runtime;
 
@@ -29,6 +33,46 @@ struct Context {
 Context &getContext() {
   static Context context;
   return context;
+}
+
+/// This process's rank as the launcher gives it, before MPI can say.
+const char *launcherRank() {
+  for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char *rank = std::getenv(name))
+      return rank;
+  return "?";
+}
+
+/// MPI_Init, bounded like every other wait on the other ranks. It waits for
+/// every rank of the job to join; where one died before joining and the
+/// launcher lets the job go on (mpirun --enable-recovery), it never returns.
+/// A thread blocked in MPI cannot be given an error to return, so past the
+/// bound the process ends with a message naming the problem.
+int initMpiWithin(double seconds, int *argc, char ***argv) {
+  std::mutex mutex;
+  std::condition_variable joined;
+  bool done = false;
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (joined.wait_for(lock, std::chrono::duration<double>(seconds),
+                        [&] { return done; }))
+      return;
+    std::fprintf(stderr,
+                 "fuser: rank %s: MPI_Init did not complete within %g s "
+                 "(FUSER_TIMEOUT_S): a rank of the job failed or never "
+                 "started\n",
+                 launcherRank(), seconds);
+    std::fflush(stderr);
+    std::_Exit(1);
+  });
+  int result = MPI_Init(argc, argv);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+  }
+  joined.notify_one();
+  watchdog.join();
+  return result;
 }
 } // namespace
 
@@ -63,15 +107,7 @@ FuserStatus fuser_init(int *argc, char ***argv) {
   Context &context = getContext();
   if (context.initialized)
     return FUSER_OK;
-  int running = 0;
-  MPI_Initialized(&running);
-  if (!running) {
-    if (MPI_Init(argc, argv) != MPI_SUCCESS)
-      return fail("MPI_Init failed");
-    context.startedMpi = true;
-  }
-  // Failures are reported as messages, not by MPI aborting on its own.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  // Read first: it bounds MPI_Init too.
   if (const char *timeout = std::getenv("FUSER_TIMEOUT_S")) {
     char *end = nullptr;
     double seconds = std::strtod(timeout, &end);
@@ -81,6 +117,15 @@ FuserStatus fuser_init(int *argc, char ***argv) {
                   timeout + "'");
     context.timeoutSeconds = seconds;
   }
+  int running = 0;
+  MPI_Initialized(&running);
+  if (!running) {
+    if (initMpiWithin(context.timeoutSeconds, argc, argv) != MPI_SUCCESS)
+      return fail("MPI_Init failed");
+    context.startedMpi = true;
+  }
+  // Failures are reported as messages, not by MPI aborting on its own.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   context.initialized = true;
   return FUSER_OK;
 }
