@@ -183,7 +183,7 @@ struct GetCachedBufferLowering : RuntimeCallPattern<GetCachedBufferOp> {
                                  loc, ("__fuser_name_" + name).str(), name);
     Value memory = call(
         rewriter, op, "fuser_cached_buffer", pointer(),
-        {text, bytesOf(rewriter, loc, type),
+        {text, bytesOf(rewriter, loc, cached.getType()),
          constant(rewriter, loc, i32(),
                   mlir::fuser::getRuntimeMemory(cached.getMemory()))});
     memory = call(rewriter, op, "fuser_checked", pointer(), memory);

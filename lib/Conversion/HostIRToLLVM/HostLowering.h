@@ -153,10 +153,7 @@ protected:
   }
   Value bytesOf(ConversionPatternRewriter &rewriter, Location loc,
                 MemRefType type) const {
-    return constant(
-        rewriter, loc, i64(),
-        type.getNumElements() *
-            std::max<int64_t>(1, type.getElementTypeBitWidth() / 8));
+    return constant(rewriter, loc, i64(), hostir::getBufferBytes(type));
   }
 };
 

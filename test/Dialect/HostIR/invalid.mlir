@@ -502,6 +502,47 @@ func.func @f() {
 
 // -----
 
+// expected-error @+1 {{'hostir.cached_buffer' op storage must be a static 1-D buffer of bytes (memref<Nxi8>), not 'memref<8xf32>'}}
+hostir.cached_buffer @turns device storage : memref<8xf32>
+
+// -----
+
+hostir.cached_buffer @turns device storage : memref<32xi8>
+func.func @f() {
+  // expected-error @+1 {{'hostir.get_cached_buffer' op result type 'memref<4x4xf32>' takes 64 bytes, more than the 32 of the cached buffer}}
+  %b = hostir.get_cached_buffer @turns : memref<4x4xf32>
+  return
+}
+
+// -----
+
+hostir.cached_buffer @turns device storage : memref<64xi8>
+func.func @f() {
+  // expected-error @+1 {{'hostir.get_cached_buffer' op a view of the storage @turns needs a static, dense type at offset 0, not 'memref<2x4xf32, strided<[8, 1]>>'}}
+  %b = hostir.get_cached_buffer @turns : memref<2x4xf32, strided<[8, 1]>>
+  return
+}
+
+// -----
+
+hostir.cached_buffer @turns device storage : memref<64xi8>
+func.func @f() {
+  // expected-error @+1 {{'hostir.get_cached_buffer' op a view of the storage @turns needs a static, dense type at offset 0, not 'memref<4xf32, strided<[1], offset: 4>>'}}
+  %b = hostir.get_cached_buffer @turns : memref<4xf32, strided<[1], offset: 4>>
+  return
+}
+
+// -----
+
+hostir.cached_buffer @turns device storage : memref<64xi8>
+func.func @f() {
+  // expected-error @+1 {{'hostir.get_cached_buffer' op result type 'memref<4xf32, 1>' is in another memory space than the cached buffer's 'memref<64xi8>'}}
+  %b = hostir.get_cached_buffer @turns : memref<4xf32, 1>
+  return
+}
+
+// -----
+
 func.func @f(%in: memref<2x8xf32>, %out: memref<8xf16>) {
   // expected-error @+1 {{'hostir.reduce_blocks' op input element type 'f32' differs from output element type 'f16'}}
   hostir.reduce_blocks %in, %out kind = sum : memref<2x8xf32>, memref<8xf16>

@@ -147,10 +147,17 @@ module {
   // CHECK: hostir.cached_buffer @pool device : memref<8x4xf32>
   hostir.cached_buffer @pool device : memref<8x4xf32>
 
+  // CHECK: hostir.cached_buffer @turns device storage : memref<128xi8>
+  hostir.cached_buffer @turns device storage : memref<128xi8>
+
   // CHECK-LABEL: func.func @cached
   func.func @cached() {
     // CHECK: hostir.get_cached_buffer @pool : memref<8x4xf32>
     %b = hostir.get_cached_buffer @pool : memref<8x4xf32>
+    // CHECK: hostir.get_cached_buffer @turns : memref<8x4xf32>
+    %c = hostir.get_cached_buffer @turns : memref<8x4xf32>
+    // CHECK: hostir.get_cached_buffer @turns : memref<4x8xbf16, strided<[1, 4]>>
+    %d = hostir.get_cached_buffer @turns : memref<4x8xbf16, strided<[1, 4]>>
     return
   }
 

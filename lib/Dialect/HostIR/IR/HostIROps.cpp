@@ -42,6 +42,18 @@ bool mlir::hostir::isDense(MemRefType type) {
   return true;
 }
 
+bool mlir::hostir::canViewStorage(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  return type.hasStaticShape() && isDense(type) &&
+         succeeded(type.getStridesAndOffset(strides, offset)) && offset == 0;
+}
+
+int64_t mlir::hostir::getBufferBytes(MemRefType type) {
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
 LogicalResult TeamOp::verify() {
   fuser::MeshAttr mesh = getMesh();
   ArrayRef<int64_t> axes = getAxes();
@@ -375,15 +387,42 @@ LogicalResult WaitOp::verify() {
   return success();
 }
 
+LogicalResult CachedBufferOp::verify() {
+  MemRefType type = getType();
+  if (getStorage() &&
+      (type.getRank() != 1 || !type.hasStaticShape() ||
+       !type.getLayout().isIdentity() || !type.getElementType().isInteger(8)))
+    return emitOpError("storage must be a static 1-D buffer of bytes "
+                       "(memref<Nxi8>), not ")
+           << type;
+  return success();
+}
+
 LogicalResult
 GetCachedBufferOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto buffer = symbolTable.lookupNearestSymbolFrom<CachedBufferOp>(
       *this, getBufferAttr());
   if (!buffer)
     return emitOpError("no hostir.cached_buffer named ") << getBufferAttr();
-  if (buffer.getType() != getResult().getType())
+  MemRefType declared = buffer.getType();
+  auto result = cast<MemRefType>(getResult().getType());
+  if (declared == result)
+    return success();
+  if (!buffer.getStorage())
     return emitOpError("result type ")
-           << getResult().getType() << " differs from the cached buffer's "
-           << buffer.getType();
+           << result << " differs from the cached buffer's " << declared;
+  if (!canViewStorage(result))
+    return emitOpError("a view of the storage ")
+           << getBufferAttr()
+           << " needs a static, dense type at offset 0, not " << result;
+  if (result.getMemorySpace() != declared.getMemorySpace())
+    return emitOpError("result type ")
+           << result << " is in another memory space than the cached buffer's "
+           << declared;
+  if (getBufferBytes(result) > getBufferBytes(declared))
+    return emitOpError("result type ")
+           << result << " takes " << getBufferBytes(result)
+           << " bytes, more than the " << getBufferBytes(declared)
+           << " of the cached buffer";
   return success();
 }

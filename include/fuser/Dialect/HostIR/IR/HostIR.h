@@ -27,6 +27,14 @@ struct CommunicationResource
 /// fuser-level layout contract).
 bool isDense(MemRefType type);
 
+/// Whether a buffer of `type` can be a view of cached storage (a
+/// `hostir.cached_buffer` declared `storage`): static, dense and at offset 0.
+bool canViewStorage(MemRefType type);
+
+/// The bytes the runtime holds for a buffer of static, dense `type` (an i1
+/// element takes a byte).
+int64_t getBufferBytes(MemRefType type);
+
 /// The buffers the communication `poster` posts on (its memref operands in
 /// order, those of each member for a hostir.coalesce), which a wait on its
 /// work names; none when `poster` is null.

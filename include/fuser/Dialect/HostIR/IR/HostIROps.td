@@ -442,14 +442,23 @@ def HostIR_CachedBufferOp : HostIR_Op<"cached_buffer", [Symbol]> {
     `hostir.get_cached_buffer`; `hostir-cache-allocations` turns the static
     allocations of host programs into these.
 
+    With `storage`, it is bytes (`memref<Nxi8>`) that buffers of other types
+    take turns in: each `hostir.get_cached_buffer` of it views the first bytes
+    as its own static, dense type at offset 0. The program orders the turns:
+    one buffer's last use comes before the next one's first, on the current
+    stream.
+
     ```mlir
     hostir.cached_buffer @pool device : memref<8x4xf32>
+    hostir.cached_buffer @turns device storage : memref<256xi8>
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<HostIR_Buffer>:$type,
-                       HostIR_MemoryKindAttr:$memory);
-  let assemblyFormat = "$sym_name $memory attr-dict `:` $type";
+                       HostIR_MemoryKindAttr:$memory, UnitAttr:$storage);
+  let assemblyFormat =
+      "$sym_name $memory (`storage` $storage^)? attr-dict `:` $type";
+  let hasVerifier = 1;
 }
 
 def HostIR_GetCachedBufferOp : HostIR_Op<"get_cached_buffer",
@@ -457,14 +466,18 @@ def HostIR_GetCachedBufferOp : HostIR_Op<"get_cached_buffer",
   let summary = "the buffer of a hostir.cached_buffer";
   let description = [{
     The buffer that the module-level `hostir.cached_buffer` named `buffer`
-    declares; the verifier requires that symbol and a result of its type.
-    Allocated on first use (the runtime's `fuser_cached_buffer`, by name), then
-    the same buffer in every execution; never deallocated by the program.
+    declares; the verifier requires that symbol and a result of its type, or,
+    for a `storage` declaration, a static, dense type at offset 0 in its memory
+    space that fits its bytes. Allocated on first use (the runtime's `fuser_cached_buffer`,
+    by name, with the declaration's size), then the same memory in every
+    execution; never deallocated by the program.
 
     ```mlir
     hostir.cached_buffer @pool device : memref<8x4xf32>
+    hostir.cached_buffer @turns device storage : memref<256xi8>
     func.func @f() {
       %b = hostir.get_cached_buffer @pool : memref<8x4xf32>
+      %c = hostir.get_cached_buffer @turns : memref<4x16xf32>
       return
     }
     ```

@@ -52,14 +52,29 @@ def PlaceDeallocations : Pass<"hostir-place-deallocations", "func::FuncOp"> {
 def CacheAllocations : Pass<"hostir-cache-allocations", "ModuleOp"> {
   let summary = "Keep intermediate buffers alive across executions";
   let description = [{
-    Contract. Reads: host programs. Writes: a module-level
-    `hostir.cached_buffer` for every static-shape, not zero-initialized
-    allocation whose buffer it owns itself (not one a branch yields, as
-    hostir-place-deallocations defines it) and that is not returned, in
-    place of the allocation a
-    `hostir.get_cached_buffer`, and no deallocation of it. Executions of the
-    program then reuse the same buffers (no allocator traffic, and a buffer
-    shared through CUDA IPC keeps its handle valid for the peers).
+    Contract. Reads: host programs. Writes: module-level
+    `hostir.cached_buffer`s for the static-shape, not zero-initialized
+    allocations whose buffer each owns itself (not one a branch yields, as
+    hostir-place-deallocations defines it) and that are not returned; in
+    place of each allocation a `hostir.get_cached_buffer`, and no
+    deallocation of it. Executions of the program then reuse the same
+    memory (no allocator traffic, and a buffer shared through CUDA IPC keeps
+    its handle valid for the peers).
+
+    Buffers take turns in memory: one whose span in the function's body
+    (from the first op that uses a value referring to it to the last,
+    ops with regions counting as a whole) ends before another's begins
+    hands its bytes on, so that a program holds about the most its buffers
+    need at once rather than their sum. Work issued after a span is ordered
+    after all of it: the current stream joins the worker streams right
+    after a pipeline, and worker streams wait for it before one. In program
+    order of first use, a buffer takes, of the free storages of its memory
+    kind, the smallest that holds it, else the largest, which grows; a
+    storage two or more buffers share is declared as bytes (`storage`), one
+    used alone keeps its buffer's type. Buffers allocated inside a region
+    (each iteration of a loop would take the same memory), shared with
+    peers through IPC (their accesses are not ordered by this program) or
+    of symmetric memory keep memory of their own.
   }];
 }
 
