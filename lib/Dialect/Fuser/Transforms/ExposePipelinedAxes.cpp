@@ -465,6 +465,9 @@ struct ExposePipelinedAxesPass
         pipelines.push_back(std::move(*pipeline));
     });
     for (const Pipeline &pipeline : pipelines) {
+      // A team of one moves nothing between ranks: nothing to overlap.
+      if (pipeline.teamSize == 1)
+        continue;
       Plan plan;
       if (fixed) {
         plan = getRequestedPlan(pipeline, *fixed);

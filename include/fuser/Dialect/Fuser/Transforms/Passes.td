@@ -128,6 +128,8 @@ def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
     layer does): chunks of each rank's block, a GEMM+allreduce chunked on
     the longest row dim no mesh axis splits; one the cost model would run
     whole, or in chunks that do not divide the rows, stays as written.
+    A communication over a team of one moves nothing and stays as written
+    in every mode.
     For AG+GEMM and GEMM+RS the dim [M] is then reshaped into [n, M/n]
     around the communication and the library calls: the axis splits the
     outer dim and the stream split chunks the inner one on both sides, so
