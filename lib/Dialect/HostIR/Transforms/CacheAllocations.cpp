@@ -33,7 +33,7 @@ static bool escapes(AllocateOp allocation, const BufferLifetimes &lifetimes) {
 
 namespace {
 /// The ops of a function's body that a buffer is in use from and to, both
-/// included, by their position in the body.
+/// included, by their program order.
 struct Span {
   unsigned first;
   unsigned last;
@@ -51,8 +51,7 @@ struct Storage {
 };
 } // namespace
 
-/// The span of `allocation`'s buffer in `body` (with `positions` of its ops):
-/// from the first op that uses a value referring to it to the last one (a
+/// The span of `allocation`'s buffer in `body`: from the first op that uses a value referring to it to the last one (a
 /// wait names the buffers its communication still uses). Work issued after
 /// the last one is ordered after all work on the buffer: on the current
 /// stream, which joins the worker streams right after a pipeline, and on
@@ -62,17 +61,16 @@ struct Storage {
 /// it through IPC (their accesses are not ordered by this rank's program),
 /// or its type cannot view storage.
 static std::optional<Span>
-getSpan(AllocateOp allocation, const BufferLifetimes &lifetimes, Block &body,
-        const DenseMap<Operation *, unsigned> &positions) {
+getSpan(AllocateOp allocation, const BufferLifetimes &lifetimes, Block &body) {
   MemRefType type = allocation.getBuffer().getType();
   if (allocation->getBlock() != &body ||
       allocation.getMemory() == MemoryKind::Symmetric ||
       !canViewStorage(type))
     return std::nullopt;
-  unsigned position = positions.lookup(allocation);
+  unsigned position = lifetimes.getProgramOrder(allocation);
   Span span{~0u, position};
   auto extendTo = [&](Operation *op) {
-    unsigned at = positions.lookup(body.findAncestorOpInBlock(*op));
+    unsigned at = lifetimes.getProgramOrder(body.findAncestorOpInBlock(*op));
     span.first = std::min(span.first, at);
     span.last = std::max(span.last, at);
   };
@@ -139,9 +137,6 @@ struct CacheAllocationsPass
       if (function.isDeclaration())
         continue;
       Block &body = function.getBody().front();
-      DenseMap<Operation *, unsigned> positions;
-      for (Operation &op : body)
-        positions.try_emplace(&op, positions.size());
       BufferLifetimes lifetimes(function);
       // Allocations in program order; those that cannot take turns keep
       // memory of their own.
@@ -152,7 +147,7 @@ struct CacheAllocationsPass
             allocation.getZeroed() || escapes(allocation, lifetimes))
           return;
         if (std::optional<Span> span =
-                getSpan(allocation, lifetimes, body, positions))
+                getSpan(allocation, lifetimes, body))
           turns.push_back({allocation, *span});
         else
           alone.push_back(allocation);
@@ -163,8 +158,7 @@ struct CacheAllocationsPass
       SmallVector<Storage> storages;
       for (auto [allocation, span] : turns) {
         int64_t bytes = getBufferBytes(allocation.getBuffer().getType());
-        Storage &storage =
-            pickStorage(storages, allocation, bytes, span);
+        Storage &storage = pickStorage(storages, allocation, bytes, span);
         storage.bytes = std::max(storage.bytes, bytes);
         storage.turns.push_back(allocation);
         storage.busyUntil = span.last;
