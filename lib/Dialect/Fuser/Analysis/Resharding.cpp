@@ -208,6 +208,122 @@ static SmallVector<unsigned> operandPriority(ShardingRuleOpInterface op) {
   return order;
 }
 
+/// The factor axes `op`'s operand shardings give, taken in `order`: each
+/// mesh axis goes to the first operand whose factor claims it. Projection
+/// conflicts of the operands go to `conflicts` when it is given.
+static FactorSharding
+mergeOperandFactors(ShardingRuleOpInterface op, const ShardingRule &rule,
+                    ArrayRef<unsigned> order, MeshAttr mesh,
+                    SmallVectorImpl<ProjectionConflict> *conflicts) {
+  FactorSharding factors(rule.getNumFactors());
+  for (unsigned index : order) {
+    ShardingAttr sharding = getSharding(op->getOperand(index));
+    // Operands on other meshes will be moved; they say nothing here.
+    if (!sharding || sharding.getMesh() != mesh)
+      continue;
+    SmallVector<FactorMismatch> mismatches;
+    FactorSharding projected =
+        projectToFactors(rule, rule.operands[index], sharding, mismatches);
+    if (conflicts)
+      for (FactorMismatch &mismatch : mismatches)
+        if (!mismatch.blocked)
+          conflicts->push_back(
+              {index, mismatch.dim, std::move(mismatch.reason)});
+    mergeFactorAxes(factors, projected, rule.getFactors());
+  }
+  return factors;
+}
+
+/// Elements moved to compute `op` locally on `factors`, by the measure
+/// decomposition places its moves with: each operand that loses a split
+/// moves whole (an operand that only gains one is sliced, moving nothing),
+/// and partial results are resolved whole. Nullopt when `factors` cannot
+/// place every operand and result, or a shape is dynamic.
+static std::optional<int64_t>
+getElementsMoved(ShardingRuleOpInterface op, const ShardingRule &rule,
+                 const FactorSharding &factors, MeshAttr mesh) {
+  auto elements = [](Value value) -> std::optional<int64_t> {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!type.hasStaticShape())
+      return std::nullopt;
+    return type.getNumElements();
+  };
+  int64_t moved = 0;
+  FactorMismatch mismatch;
+  for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+    ShardingAttr sharding = getSharding(operand);
+    if (!sharding || sharding.getMesh() != mesh)
+      continue;
+    FailureOr<SmallVector<SmallVector<int64_t>>> needed =
+        dimAxesFromFactors(rule, rule.operands[index], factors, mesh, mismatch);
+    if (failed(needed))
+      return std::nullopt;
+    bool losesSplit = false;
+    for (auto [dim, axes] : llvm::enumerate(sharding.getDimAxesList()))
+      losesSplit |= llvm::any_of(axes, [&, dim = dim](int64_t axis) {
+        return !llvm::is_contained((*needed)[dim], axis);
+      });
+    std::optional<int64_t> count = elements(operand);
+    if (!count)
+      return std::nullopt;
+    if (losesSplit)
+      moved += *count;
+  }
+  bool partial = llvm::any_of(
+      llvm::zip_equal(rule.getFactors(), factors.axes), [](auto pair) {
+        auto [factor, axes] = pair;
+        return factor.kind == FactorKind::Reduction && !axes.empty();
+      });
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    if (!isa<RankedTensorType>(result.getType()))
+      continue;
+    if (failed(dimAxesFromFactors(rule, rule.results[index], factors, mesh,
+                                  mismatch)))
+      return std::nullopt;
+    std::optional<int64_t> count = elements(result);
+    if (!count)
+      return std::nullopt;
+    if (partial)
+      moved += *count;
+  }
+  return moved;
+}
+
+/// The factor axes of `op`'s results: those of its operands in priority
+/// order, unless putting another sharded operand first moves fewer
+/// elements. Where two operands split different factors over one mesh axis
+/// only one split survives, and the priority's choice can be the costly
+/// one: a weight gradient g^T x of column-split g and sequence-split x
+/// would keep x's split of the contracted dim and reduce-scatter the whole
+/// weight-sized product, where gathering x moves s·e elements.
+static FactorSharding
+chooseOperandFactors(ShardingRuleOpInterface op, const ShardingRule &rule,
+                     MeshAttr mesh,
+                     SmallVectorImpl<ProjectionConflict> &conflicts) {
+  SmallVector<unsigned> priority = operandPriority(op);
+  FactorSharding chosen =
+      mergeOperandFactors(op, rule, priority, mesh, &conflicts);
+  std::optional<int64_t> fewest = getElementsMoved(op, rule, chosen, mesh);
+  if (!fewest)
+    return chosen;
+  for (unsigned first : ArrayRef(priority).drop_front()) {
+    if (!getSharding(op->getOperand(first)))
+      continue;
+    SmallVector<unsigned> order = {first};
+    llvm::append_range(order, llvm::make_filter_range(priority, [&](unsigned i) {
+                         return i != first;
+                       }));
+    FactorSharding candidate =
+        mergeOperandFactors(op, rule, order, mesh, /*conflicts=*/nullptr);
+    std::optional<int64_t> moved = getElementsMoved(op, rule, candidate, mesh);
+    if (moved && *moved < *fewest) {
+      fewest = moved;
+      chosen = std::move(candidate);
+    }
+  }
+  return chosen;
+}
+
 FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
     ShardingRuleOpInterface op, SmallVectorImpl<ProjectionConflict> &conflicts,
     std::string &why) {
@@ -215,26 +331,14 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
   Operation *operation = op.getOperation();
   SmallVector<ShardingAttr> results(operation->getNumResults());
   MeshAttr mesh;
-  FactorSharding factors(rule.getNumFactors());
-  for (unsigned index : operandPriority(op)) {
-    ShardingAttr sharding = getSharding(operation->getOperand(index));
-    if (!sharding)
-      continue;
-    if (!mesh)
+  for (unsigned index : operandPriority(op))
+    if (ShardingAttr sharding = getSharding(operation->getOperand(index))) {
       mesh = sharding.getMesh();
-    // Operands on other meshes will be moved; they say nothing here.
-    if (sharding.getMesh() != mesh)
-      continue;
-    SmallVector<FactorMismatch> mismatches;
-    FactorSharding projected =
-        projectToFactors(rule, rule.operands[index], sharding, mismatches);
-    for (FactorMismatch &mismatch : mismatches)
-      if (!mismatch.blocked)
-        conflicts.push_back({index, mismatch.dim, std::move(mismatch.reason)});
-    mergeFactorAxes(factors, projected, rule.getFactors());
-  }
+      break;
+    }
   if (!mesh)
     return results;
+  FactorSharding factors = chooseOperandFactors(op, rule, mesh, conflicts);
 
   // A view of a partial value is partial too (moving data is linear), except
   // one that repeats the data (broadcast, expand): its result is resolved,

@@ -85,6 +85,27 @@ func.func @operand_priority(%a: tensor<8x8xf32, #fuser.sharding<#mesh, [[], [0]]
 
 // -----
 
+// Where the priority's choice moves more elements, another operand goes
+// first: the weight gradient g^T x of a feature-split g and a
+// sequence-split x keeps g's split and gathers x (s·e elements) rather
+// than keep x's split of the contracted dim, whose partial product (n·e)
+// would be resolved whole after g^T is moved. A forward linear keeps the
+// weight's split: gathering x moves fewer than gathering the weight.
+// CHECK-LABEL: func.func @fewest_elements_moved
+// CHECK: fuser.matmul {{.*}} -> tensor<256x64xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[0], []]>>
+// CHECK: fuser.linear {{.*}} -> tensor<32x256xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], [0]]>>
+#mesh = #fuser.mesh<[2]>
+#split = #fuser.sharding<#mesh, [[0], []]>
+func.func @fewest_elements_moved(%gt: tensor<256x32xf32, #split>,
+                                 %x: tensor<32x64xf32, #split>,
+                                 %w: tensor<256x64xf32, #split>) {
+  %0 = fuser.matmul %gt, %x : (tensor<256x32xf32, #split>, tensor<32x64xf32, #split>) -> tensor<256x64xf32>
+  %1 = fuser.linear %x, %w : (tensor<32x64xf32, #split>, tensor<256x64xf32, #split>) -> tensor<32x256xf32>
+  return
+}
+
+// -----
+
 // Stream splits propagate forward and backward, onto function arguments too.
 // CHECK-LABEL: func.func @stream
 // CHECK-SAME: %{{.*}}: tensor<8x16xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []], stream = {1 : 4}>>

@@ -32,8 +32,9 @@ getRequiredOperandShardings(ShardingRuleOpInterface op, std::string &why);
 
 /// The sharding each result of `op` gets from its operands' shardings, the
 /// preferred operands first (see ShardingRuleOpInterface), then the most
-/// sharded. Each mesh axis is taken once; a split reduction factor makes the
-/// results partial. Null when no operand is sharded.
+/// sharded, unless another sharded operand first moves fewer elements to
+/// compute the op. Each mesh axis is taken once; a split reduction factor
+/// makes the results partial. Null when no operand is sharded.
 /// `conflicts` collects operands whose sharding cannot be expressed through
 /// the op's factors (a split straddling factors), with the reason.
 struct ProjectionConflict {

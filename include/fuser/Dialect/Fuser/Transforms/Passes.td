@@ -36,7 +36,12 @@ def PropagateShardings : Pass<"fuser-propagate-shardings", "func::FuncOp"> {
     to operands), repeated until nothing changes. An op's results take
     shardings from its operands in priority order: the operands the op
     prefers (a linear's or matmul's weight), then the most-sharded; each mesh
-    axis is taken once per value, so a parallel axis is propagated once. A
+    axis is taken once per value, so a parallel axis is propagated once.
+    Where that order leaves operands to move, another sharded operand goes
+    first when that moves fewer elements (each operand that loses a split
+    and each partial result counted whole): a weight gradient g^T x of a
+    feature-split g and a sequence-split x gathers x rather than resolve a
+    weight-sized partial product. A
     split reduction factor (a matmul's K, a reduced dim) makes the results
     partial. A view of a partial value is partial too, except a broadcast or
     expand: its result is resolved, so that the partial value is resolved
