@@ -4,6 +4,7 @@
 #include "fuser/Dialect/Fuser/Analysis/Resharding.h"
 #include "fuser/Dialect/Fuser/Transforms/ReshardPlanner.h"
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dominance.h"
 
@@ -213,6 +214,8 @@ private:
   LogicalResult reshardBefore(ShardingRuleOpInterface op,
                               ArrayRef<ShardingAttr> required);
   FailureOr<bool> gatherUnpassableSplits(ShardingRuleOpInterface op);
+  Value findMovedThroughViews(Value value, ShardingAttr target, Operation *user,
+                              OpBuilder &builder);
 
   ReshardPlacement placement;
   /// Each value converted for an operand, by the value and the placement it
@@ -279,6 +282,44 @@ static ShardingAttr withOperandStream(Value operand, ShardingAttr required) {
   return streamed.checkShape(type.getShape()).empty() ? streamed : required;
 }
 
+/// `value` placed as `target` from a move already made for `user`'s
+/// predecessors: the move of `value` itself, or of the source of the views
+/// that make `value`, which are then repeated on the moved source before
+/// `user`. A weight gradient reads its output gradient through a reshape
+/// and a permute, which its data gradient reads directly: one gather
+/// serves both. Null when no such move dominates `user`.
+Value Decomposition::findMovedThroughViews(Value value, ShardingAttr target,
+                                           Operation *user,
+                                           OpBuilder &builder) {
+  if (Value done = moved.lookup({value, target});
+      done && dominance.properlyDominates(done, user))
+    return done;
+  Operation *view = value.getDefiningOp();
+  auto ruled = dyn_cast_or_null<ShardingRuleOpInterface>(view);
+  if (!ruled || !isa<ViewOpInterface>(view) || view->getNumResults() != 1 ||
+      view->getNumOperands() != 1)
+    return {};
+  // The placement the view's source needs to give `target`.
+  Type original = value.getType();
+  auto targetType = cast<RankedTensorType>(original).cloneWithEncoding(target);
+  value.setType(targetType);
+  std::string why;
+  FailureOr<SmallVector<ShardingAttr>> required =
+      getRequiredOperandShardings(ruled, why);
+  value.setType(original);
+  if (failed(required) || !required->front())
+    return {};
+  Value source =
+      findMovedThroughViews(view->getOperand(0), required->front(), user, builder);
+  if (!source)
+    return {};
+  Value repeated =
+      mlir::clone(builder, view, TypeRange{targetType}, ValueRange{source})
+          ->getResult(0);
+  moved[{value, target}] = repeated;
+  return repeated;
+}
+
 LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
                                            ArrayRef<ShardingAttr> required) {
   OpBuilder builder(op);
@@ -287,6 +328,10 @@ LogicalResult Decomposition::reshardBefore(ShardingRuleOpInterface op,
     if (!sharding || getSharding(operand.get()).hasSamePlacement(sharding))
       continue;
     ShardingAttr target = withOperandStream(operand.get(), sharding);
+    if (Value reused = findMovedThroughViews(operand.get(), target, op, builder)) {
+      operand.set(reused);
+      continue;
+    }
     Value &converted = moved[{operand.get(), target}];
     if (!converted || !dominance.properlyDominates(converted, op)) {
       FailureOr<Value> emitted =

@@ -161,6 +161,13 @@ static std::optional<std::pair<int64_t, int64_t>> findSlice(MeshAttr mesh,
 
 LogicalResult ReshardPlanner::convertToSlice(ShardingAttr target, int64_t axis,
                                              int64_t root) {
+  // The collapsing axis either splits a dim or is summed onto the root;
+  // the slice can hold no partial state of its own over it.
+  if (target.isPartialOver(axis))
+    return error() << "cannot move a value onto the slice at index " << root
+                   << " of mesh axis " << axis
+                   << " as partial over that axis: the slice holds one "
+                      "device of it";
   // Arrange everything on the source mesh, leaving only `axis` to collapse.
   ShardingAttr onSource = target.withMesh(sharding.getMesh());
   if (std::optional<int64_t> dim = sharding.getDimSplitBy(axis)) {

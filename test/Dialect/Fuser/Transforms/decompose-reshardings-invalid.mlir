@@ -71,3 +71,12 @@ func.func @partial_of_another_kind(%x: tensor<8xf32, #fuser.sharding<#mesh, [[]]
   %0 = fuser.set %x : tensor<8xf32, #fuser.sharding<#mesh, [[]], partial = {0 : max, 1 : max}>> -> tensor<8xf32, #fuser.sharding<#mesh, [[1]], partial = {0 : sum}>>
   return
 }
+
+// -----
+
+#root1 = #fuser.mesh<[1], devices = [1]>
+func.func @partial_over_the_slice_axis(%x: tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>>) {
+  // expected-error @+1 {{cannot move a value onto the slice at index 1 of mesh axis 0 as partial over that axis: the slice holds one device of it}}
+  %0 = fuser.set %x : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>> -> tensor<8x4xf32, #fuser.sharding<#root1, [[], []], partial = {0 : min}>>
+  return
+}

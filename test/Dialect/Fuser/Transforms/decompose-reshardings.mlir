@@ -476,3 +476,35 @@ func.func @var_mean_bf16(%x: tensor<8x16xbf16, #cols>) -> (tensor<8x1xbf16, #rep
   %v, %m = fuser.var_mean %x dims = [1] keepdim {correction = 20 : i64} : tensor<8x16xbf16, #cols> -> tensor<8x1xbf16, #replicated>, tensor<8x1xbf16, #replicated>
   return %v, %m : tensor<8x1xbf16, #replicated>, tensor<8x1xbf16, #replicated>
 }
+
+// -----
+
+// A value read directly and through views moves once: the views are
+// repeated on the moved value (a weight gradient reads the output gradient
+// through a reshape and a permute, the data gradient reads it directly).
+// CHECK-LABEL: func.func @views_of_a_moved_value
+// CHECK: %[[G:.*]] = fuser.comm.allgather %arg0 axis = 0
+// CHECK: fuser.matmul %[[G]], %arg1
+// CHECK: %[[R:.*]] = fuser.reshape %[[G]] : {{.*}} -> tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
+// CHECK: %[[T:.*]] = fuser.permute %[[R]] perm = [1, 0] : {{.*}} -> tensor<4x8xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
+// CHECK: fuser.matmul %[[T]], %arg2
+// CHECK-NOT: fuser.comm
+// BEFORE-LABEL: func.func @views_of_a_moved_value
+// BEFORE-COUNT-1: fuser.comm.allgather
+// BEFORE-NOT: fuser.comm
+// AFTER-LABEL: func.func @views_of_a_moved_value
+#mesh = #fuser.mesh<[2]>
+#sequence = #fuser.sharding<#mesh, [[], [0], []]>
+#features = #fuser.sharding<#mesh, [[], [], [0]]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#cols = #fuser.sharding<#mesh, [[], [0]]>
+func.func @views_of_a_moved_value(%g: tensor<1x8x4xf32, #sequence>,
+                                  %w: tensor<4x16xf32, #cols>,
+                                  %a: tensor<8x16xf32, #cols>)
+    -> (tensor<1x8x16xf32, #features>, tensor<4x16xf32, #cols>) {
+  %data = fuser.matmul %g, %w : (tensor<1x8x4xf32, #sequence>, tensor<4x16xf32, #cols>) -> tensor<1x8x16xf32, #features>
+  %g2 = fuser.reshape %g : tensor<1x8x4xf32, #sequence> -> tensor<8x4xf32, #rows>
+  %gt = fuser.permute %g2 perm = [1, 0] : tensor<8x4xf32, #rows> -> tensor<4x8xf32, #cols>
+  %weight = fuser.matmul %gt, %a : (tensor<4x8xf32, #cols>, tensor<8x16xf32, #cols>) -> tensor<4x16xf32, #cols>
+  return %data, %weight : tensor<1x8x16xf32, #features>, tensor<4x16xf32, #cols>
+}

@@ -84,7 +84,9 @@ def DecomposeReshardings : Pass<"fuser-decompose-reshardings", "func::FuncOp"> {
     over a sharded dim becomes the mean and the sum of squared differences
     from it (per-rank variances do not combine), so that neither gathers
     its input. Consumers that need a value in the same placement share one
-    communication. Where neither side's placement passes through the op
+    communication, also those that read it through views (reshape,
+    permute, ...): the views are repeated on the moved value, so a weight
+    gradient and a data gradient reading one output gradient gather it once. Where neither side's placement passes through the op
     (both annotated: a split that would straddle a reshape's factors, or of
     a dim a slice, pad or cat changes), the operands are gathered along the
     dims whose split cannot pass, the op computes on the rest and its result
