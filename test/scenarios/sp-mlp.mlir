@@ -5,22 +5,22 @@
 // RUN: fuser-opt %s -pass-pipeline='builtin.module(func.func(fuser-propagate-shardings,fuser-decompose-reshardings,fuser-verify-stage))' -mlir-print-local-scope | FileCheck %s
 // RUN: fuser-opt %s --fuser-to-hostir-pipeline -mlir-print-local-scope | FileCheck %s --check-prefix=HOST
 
-// From annotated input to the host program: the dropout mask is drawn by a
-// kernel that receives the rank's index along the mesh axis, so each rank
-// draws the rows of the global mask it holds.
+// From annotated input to the host program: the dropout mask is drawn by
+// the kernel that applies it after the reduce-scatter (drawing it again is
+// cheaper than a buffer of it), which receives the rank's index along the
+// mesh axis, so each rank draws the rows of the global mask it holds.
 // HOST-LABEL: func.func @sp_mlp
 // HOST-SAME: (%[[X:.*]]: memref<4x64xf32>, %{{.*}}: memref<128x64xf32>, %{{.*}}: memref<64x128xf32>) -> memref<4x64xf32>
 // HOST: hostir.allgather %[[X]]
 // HOST: hostir.linear
 // HOST: hostir.launch @kernels::@sp_mlp_kernel_0
 // HOST: hostir.linear
-// HOST: %[[MASK:.*]] = hostir.allocate device : memref<4x64xf32>
+// HOST: hostir.reduce_scatter
 // HOST: %[[TEAM:.*]] = hostir.team %{{.*}} mesh = #fuser.mesh<[2]> axes = [0]
 // HOST: %[[POS:.*]] = hostir.team_index %[[TEAM]]
-// HOST: hostir.launch @kernels::@sp_mlp_kernel_1 {{.*}} args(%[[MASK]], %[[POS]] : memref<4x64xf32>, index)
-// HOST: hostir.reduce_scatter
-// HOST: hostir.launch @kernels::@sp_mlp_kernel_2
-// HOST: func.func @sp_mlp_kernel_1(%{{.*}}: memref<4x64xf32>, %[[P:.*]]: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2]>, 0>})
+// HOST: hostir.launch @kernels::@sp_mlp_kernel_1 {{.*}} args(%{{.*}}, %[[X]], %{{.*}}, %[[POS]] : memref<4x64xf32>, memref<4x64xf32>, memref<4x64xf32>, index)
+// HOST-NOT: hostir.launch
+// HOST: func.func @sp_mlp_kernel_1(%{{.*}}: memref<4x64xf32>, %{{.*}}: memref<4x64xf32>, %{{.*}}: memref<4x64xf32>, %[[P:.*]]: index {fuser.mesh_position = #fuser.mesh_position<#fuser.mesh<[2]>, 0>})
 // HOST: %[[ROWS:.*]] = arith.muli %[[P]], %{{.*}}
 // HOST: fuser.uniform {{.*}} at[%[[ROWS]], %{{.*}}] : tensor<4x64xf32>
 

@@ -324,17 +324,21 @@ LogicalResult Segmentation::run(func::FuncOp function) {
     return failure();
 
   AliasAnalysis analysis(function);
-  SmallVector<Operation *> run;
-  for (Operation &op : llvm::make_early_inc_range(function.getBody().front())) {
-    // Kernel ops and views that need no copy form a run; anything else
-    // ends it.
-    if (getSegmentRole(&op, analysis) == SegmentRole::Other) {
-      if (failed(flush(function, run, analysis)))
-        return failure();
+  // Kernel ops and views that need no copy form a run; anything else ends
+  // it.
+  SmallVector<SmallVector<Operation *>> runs(1);
+  for (Operation &op : function.getBody().front()) {
+    if (getSegmentRole(&op, analysis) != SegmentRole::Other) {
+      runs.back().push_back(&op);
       continue;
     }
-    run.push_back(&op);
+    if (!runs.back().empty())
+      runs.emplace_back();
   }
+  recomputeAcrossRuns(runs);
+  for (SmallVector<Operation *> &run : runs)
+    if (failed(flush(function, run, analysis)))
+      return failure();
   return success();
 }
 

@@ -27,6 +27,13 @@ splitIndependentWork(ArrayRef<Operation *> run);
 SmallVector<SmallVector<Operation *>>
 splitOuterReductions(SmallVectorImpl<Operation *> &run);
 
+/// Recomputes, at the start of each run (kernel ops in program order, one
+/// block; the runs in program order), the values it reads from an earlier
+/// run that the earlier run computes pointwise from values in memory
+/// anyway, where that reads fewer bytes than writing the value and reading
+/// it back. Ops of the earlier runs nothing reads any more are erased.
+void recomputeAcrossRuns(MutableArrayRef<SmallVector<Operation *>> runs);
+
 } // namespace mlir::fuser
 
 #endif // FUSER_LIB_DIALECT_FUSER_TRANSFORMS_SEGMENTATION_H

@@ -174,20 +174,22 @@ func.func @escaping_view_with_gaps(%x: tensor<8x8xf32, #rows>, %w: tensor<4x4xf3
 // -----
 
 // The same broadcast read both inside its kernel and after it: the kernel
-// keeps it for its reader, and it is made again after the kernel.
+// keeps it for its reader, and it is made again after the kernel (of a
+// reduction's result, which is not computed again after the kernel).
 // CHECK-LABEL: func.func @view_read_inside_and_after
 // CHECK: %[[K:.*]]:2 = fuser.kernel @kernels::@view_read_inside_and_after_kernel_0(%arg0)
 // CHECK-NEXT: %[[B:.*]] = fuser.broadcast %[[K]]#0 dims = [0]
 // CHECK-NEXT: fuser.comm.allgather
 // CHECK: func.func @view_read_inside_and_after_kernel_0
+// CHECK: fuser.sum
 // CHECK: fuser.broadcast
 // CHECK: fuser.tanh
 #mesh = #fuser.mesh<[2]>
 #rows = #fuser.sharding<#mesh, [[0], []]>
 #rows1 = #fuser.sharding<#mesh, [[0]]>
 #repeated = #fuser.sharding<#mesh, [[0], []], order = [1, 0], contiguity = [false, true]>
-func.func @view_read_inside_and_after(%s: tensor<8xf32, #rows1>, %x: tensor<8x4xf32, #rows>) -> (tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>) {
-  %e = fuser.exp %s : tensor<8xf32, #rows1> -> tensor<8xf32, #rows1>
+func.func @view_read_inside_and_after(%s: tensor<8x4xf32, #rows>, %x: tensor<8x4xf32, #rows>) -> (tensor<8x4xf32, #rows>, tensor<8x4xf32, #rows>) {
+  %e = fuser.sum %s dims = [1] : tensor<8x4xf32, #rows> -> tensor<8xf32, #rows1>
   %b = fuser.broadcast %e dims = [0] : tensor<8xf32, #rows1> -> tensor<8x4xf32, #repeated>
   %t = fuser.tanh %b : tensor<8x4xf32, #repeated> -> tensor<8x4xf32, #rows>
   %g = fuser.comm.allgather %x axis = 0 : tensor<8x4xf32, #rows> -> tensor<8x4xf32, #fuser.sharding<#mesh, [[], []]>>
@@ -323,4 +325,36 @@ func.func @outer_reductions_read_together(%x: tensor<8x32xf32, #m>, %y: tensor<4
   %t = fuser.sum %y dims = [0] : tensor<4x32xf32, #m> -> tensor<32xf32, #v>
   %u = fuser.add %s, %t : (tensor<32xf32, #v>, tensor<32xf32, #v>) -> tensor<32xf32, #v>
   return %e, %u : tensor<8x32xf32, #m>, tensor<32xf32, #v>
+}
+
+// -----
+
+// A value a later kernel reads that the earlier kernel computes pointwise
+// from values in memory anyway is computed again there when that reads
+// fewer bytes: the widened input is read back as its bf16 source, and the
+// first kernel no longer writes it. What depends on a reduction stays in
+// memory.
+// CHECK-LABEL: func.func @recompute_across_kernels
+// CHECK: %[[K0:.*]]:2 = fuser.kernel @kernels::@recompute_across_kernels_kernel_0(%arg0) : ({{.*}}) -> (tensor<8x64xf32, {{.*}}>, tensor<8x64xbf16, {{.*}}>)
+// CHECK: %[[Y:.*]] = fuser.linear %[[K0]]#1, %arg1
+// CHECK: fuser.kernel @kernels::@recompute_across_kernels_kernel_1(%arg0, %[[Y]], %[[K0]]#0)
+// CHECK: func.func @recompute_across_kernels_kernel_1(%[[X:.*]]: memref<8x64xbf16>, %{{.*}}: memref<8x64xbf16>, %{{.*}}: memref<8x64xf32>,
+// CHECK: %[[XT:.*]] = bufferization.to_tensor %[[X]]
+// CHECK: fuser.cast %[[XT]] : tensor<8x64xbf16> -> tensor<8x64xf32>
+#mesh = #fuser.mesh<[2]>
+#rep = #fuser.sharding<#mesh, [[], []]>
+#rows = #fuser.sharding<#mesh, [[0], []]>
+#rep1 = #fuser.sharding<#mesh, [[]]>
+func.func @recompute_across_kernels(%x: tensor<8x64xbf16, #rep>, %w: tensor<64x64xbf16, #rep>) -> (tensor<8x64xf32, #rep>, tensor<8x64xf32, #rep>) {
+  %x32 = fuser.cast %x : tensor<8x64xbf16, #rep> -> tensor<8x64xf32, #rep>
+  %e = fuser.exp %x32 : tensor<8x64xf32, #rep> -> tensor<8x64xf32, #rep>
+  %s = fuser.sum %e dims = [1] : tensor<8x64xf32, #rep> -> tensor<8xf32, #rep1>
+  %b = fuser.broadcast %s dims = [0] : tensor<8xf32, #rep1> -> tensor<8x64xf32, #rep>
+  %n = fuser.div %e, %b : (tensor<8x64xf32, #rep>, tensor<8x64xf32, #rep>) -> tensor<8x64xf32, #rep>
+  %h = fuser.cast %n : tensor<8x64xf32, #rep> -> tensor<8x64xbf16, #rep>
+  %y = fuser.linear %h, %w : (tensor<8x64xbf16, #rep>, tensor<64x64xbf16, #rep>) -> tensor<8x64xbf16, #rep>
+  %y32 = fuser.cast %y : tensor<8x64xbf16, #rep> -> tensor<8x64xf32, #rep>
+  %r = fuser.mul %y32, %x32 : (tensor<8x64xf32, #rep>, tensor<8x64xf32, #rep>) -> tensor<8x64xf32, #rep>
+  %q = fuser.mul %y32, %n : (tensor<8x64xf32, #rep>, tensor<8x64xf32, #rep>) -> tensor<8x64xf32, #rep>
+  return %r, %q : tensor<8x64xf32, #rep>, tensor<8x64xf32, #rep>
 }

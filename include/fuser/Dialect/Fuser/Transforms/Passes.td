@@ -277,6 +277,12 @@ def Segment : Pass<"fuser-segment", "ModuleOp"> {
     separates segments. Every maximal run of the remaining ops (pointwise,
     reductions, creation ops, views between them) in program order becomes
     one kernel: fewer, larger kernels, and never a communication inside one.
+    A value a run reads from an earlier run, which that run computes
+    pointwise (or by creation ops and broadcasts) from values in memory
+    anyway, is computed again at the start of the later run when that reads
+    fewer bytes than writing the value and reading it back (a widened copy
+    of a bf16 activation, a dropout mask); the earlier run drops what only
+    the later one read.
     Two exceptions keep each kernel to one iteration space, which is what
     one schedule maps onto the GPU. Pieces of the run that share no value
     are kernels of their own, one per shape of the largest value they
