@@ -30,6 +30,7 @@ against PyTorch on PyTorch's inputs with every dropout off: the forward's
 output, and the backward's input and weight gradients for PyTorch's output
 gradient and the values our forward saved.
 """
+import argparse
 import math
 import os
 import sys
@@ -393,15 +394,17 @@ def run_ours(args):
                                args.timeout, args.devices)
     runs = {mode: {} for mode, _ in MODES}
     # Every time first, then the validations, which read and write
-    # gigabytes of .npy: a run cut short keeps the times.
-    for mode, _ in MODES:
+    # gigabytes of .npy: a run cut short keeps the times. A full-size run
+    # takes about a minute of wall time, so a device call may hold only
+    # one of the parts (--parts).
+    for mode, _ in MODES if "timing" in args.parts else ():
         timed = os.path.join(args.artifacts, f"{mode}-dropout")
         for function in ("gpt_forward", "gpt_backward"):
             print(f"== ours {mode} {function}", flush=True)
             runs[mode][function] = runner.run(
                 os.path.join(timed, function + ".so"), function)
             harness.write_ours(args, runner, runs)
-    for mode, _ in MODES:
+    for mode, _ in MODES if "validation" in args.parts else ():
         expected = torch_results.get("modes", {}).get(mode, {}).get("expected")
         if inputs and expected:
             print(f"== ours {mode} validation", flush=True)
@@ -535,8 +538,28 @@ def run_report(args):
     return 0
 
 
+# The parts of the ours step, in the order they run.
+OURS_PARTS = ("timing", "validation")
+
+
+def ours_parts(text):
+    """--parts: a comma-separated subset of OURS_PARTS."""
+    parts = text.split(",")
+    unknown = [part for part in parts if part not in OURS_PARTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown parts {', '.join(unknown)}; the parts are "
+            f"{', '.join(OURS_PARTS)}")
+    return parts
+
+
 def parse_args(argv=None):
-    parser, _ = harness.step_parser(__doc__.split("\n\n")[0], 29533)
+    parser, steps = harness.step_parser(__doc__.split("\n\n")[0], 29533)
+    steps["ours"].add_argument(
+        "--parts", type=ours_parts, default=list(OURS_PARTS),
+        help="comma-separated parts of the ours step to run: timing "
+             "(with dropout), validation (without, against PyTorch's "
+             "results in the work folder); default both")
     parser.add_argument("--devices", type=programs.device_count,
                         default=programs.DEVICES,
                         help="GPUs, one rank each (default %(default)s)")
