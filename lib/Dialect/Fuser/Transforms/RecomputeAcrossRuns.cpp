@@ -21,8 +21,9 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
-/// Ops past which a chain recomputed in another run grows no larger than
-/// its value's bytes are worth (a GELU's derivative is about 30).
+/// The longest chain computed again in another run: recomputing trades
+/// memory traffic for arithmetic, a trade measured on chains up to a GELU
+/// derivative's (about 30 ops), not on longer ones.
 static constexpr size_t kMaxRecomputedOps = 64;
 
 static int64_t getBytes(Value value) {
