@@ -22,8 +22,8 @@ using namespace mlir;
 using namespace mlir::fuser;
 
 /// The longest chain computed again in another run: recomputing trades
-/// memory traffic for arithmetic, a trade measured on chains up to a GELU
-/// derivative's (about 30 ops), not on longer ones.
+/// memory traffic for arithmetic, and a longer chain's arithmetic can cost
+/// more than the bytes it saves (a GELU derivative is about 30 ops).
 static constexpr size_t kMaxRecomputedOps = 64;
 
 static int64_t getBytes(Value value) {
