@@ -47,9 +47,15 @@
 //   fuser-exec: host timing NAME: executions=N batch=B median_us=M min_us=L max_us=H
 //   fuser-exec: device allocations NAME: executions=N per_execution=A
 //   fuser-exec: device memory NAME: peak_bytes=P
+//   fuser-exec: phases NAME: inputs_s=I pieces_s=P to_device_s=D first_execution_s=F timed_s=T
 // clang-format on
 // (P: the most device memory a rank's buffers held at once, inputs and
-// outputs included, the largest of the ranks'; on GPUs only.)
+// outputs included, the largest of the ranks'; on GPUs only. The phases
+// are wall-clock seconds, the slowest rank's: making or reading the
+// global inputs, cutting each rank's pieces, copying them to the device,
+// the first execution with its results read back, and the timed
+// executions with the last one's results read back; starting the
+// device backend counts in to_device.)
 // Timed executions release their results without reading them back (each
 // execution releases the previous one's, stream-ordered); the last one's
 // are read and checked.
@@ -335,6 +341,26 @@ std::string memoryLine(const std::string &program, int64_t executions,
   return text;
 }
 
+/// "phases NAME: ..." (--time) from this rank's wall-clock seconds per
+/// phase of the run: the slowest rank's. Collective; the line is rank 0's.
+std::string phasesLine(const std::string &program,
+                       const std::vector<double> &seconds) {
+  static const char *const names[] = {"inputs", "pieces", "to_device",
+                                      "first_execution", "timed"};
+  std::vector<double> slowest(seconds.size());
+  boundedReduce(seconds.data(), slowest.data(),
+                static_cast<int>(seconds.size()), MPI_MAX,
+                "collecting the phases' times");
+  std::string text = "phases " + program + ":";
+  for (size_t phase = 0; phase < slowest.size(); ++phase) {
+    char field[64];
+    std::snprintf(field, sizeof(field), " %s_s=%.2f", names[phase],
+                  slowest[phase]);
+    text += field;
+  }
+  return text;
+}
+
 std::string peakMemoryLine(const std::string &program) {
   double mine = static_cast<double>(fuser_device_memory_peak_bytes());
   double largest = 0;
@@ -456,8 +482,18 @@ int main(int argc, char **argv) {
   int64_t devices = ProgramLibrary::devicesOf(program);
   int64_t rank = fuser_rank();
 
+  // Wall-clock seconds of each phase of the run (--time reports them).
+  std::vector<double> phaseSeconds;
+  auto phaseStart = std::chrono::steady_clock::now();
+  auto endPhase = [&] {
+    auto now = std::chrono::steady_clock::now();
+    phaseSeconds.push_back(
+        std::chrono::duration<double>(now - phaseStart).count());
+    phaseStart = now;
+  };
   std::vector<HostTensor> globals = makeGlobalInputs(program, options, error);
   exitOnAnyRankError(error);
+  endPhase();
   std::vector<HostTensor> locals;
   std::vector<fuser::Shape> globalShapes, localShapes;
   std::vector<const TensorSpec *> outputSpecs;
@@ -475,6 +511,7 @@ int main(int argc, char **argv) {
     globalShapes.push_back(tensor.shape);
   }
   double tolerance = options.tolerance.value_or(narrowFloats ? 2e-2 : 1e-4);
+  endPhase();
 
   Entry entry = library->entry(program);
   bool onDevice = library->metadata.target == "cuda";
@@ -491,7 +528,9 @@ int main(int argc, char **argv) {
   int64_t repeated = options.iterations - 1;
   {
     ProgramInputs inputs(locals, localShapes, onDevice);
+    endPhase();
     outputs = run(entry, inputs, outputSpecs);
+    endPhase();
     cachedAfterFirst = fuser_cached_buffer_count();
     allocationsAfterFirst = fuser_device_allocation_count();
     Repetitions repetitions(entry, inputs, outputSpecs);
@@ -509,6 +548,7 @@ int main(int argc, char **argv) {
         outputs = repetitions.read();
       }
     }
+    endPhase();
     endKiB = readResidentKiB();
     cached = fuser_cached_buffer_count();
     allocations = fuser_device_allocation_count();
@@ -545,6 +585,7 @@ int main(int argc, char **argv) {
     measurements.push_back(text);
     if (onDevice)
       measurements.push_back(peakMemoryLine(program.name));
+    measurements.push_back(phasesLine(program.name, phaseSeconds));
   }
   if (options.memory)
     measurements.push_back(
