@@ -504,9 +504,16 @@ int main(int argc, char **argv) {
       outputSpecs.push_back(&tensor);
       continue;
     }
-    fuser::Shape localShape;
-    locals.push_back(
-        pieceOf(tensor, globals[globalShapes.size()], rank, localShape));
+    // Where no mesh axis splits the tensor the piece is all of it: the
+    // global values move into it (gigabytes at full size), unless --check
+    // reads them again.
+    HostTensor &global = globals[globalShapes.size()];
+    fuser::Shape localShape = localShapeOf(tensor, rank);
+    if (!options.check && localShape == tensor.shape &&
+        fuser::shardOffsetOn(tensor.shape, tensor.dimAxes, tensor.mesh, rank))
+      locals.push_back(std::move(global));
+    else
+      locals.push_back(pieceOf(tensor, global, rank, localShape));
     localShapes.push_back(localShape);
     globalShapes.push_back(tensor.shape);
   }
