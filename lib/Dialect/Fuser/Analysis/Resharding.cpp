@@ -208,6 +208,11 @@ static SmallVector<unsigned> operandPriority(ShardingRuleOpInterface op) {
   return order;
 }
 
+int64_t mlir::fuser::getNumElements(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
+}
+
 /// The factor axes `op`'s operand shardings give, taken in `order`: each
 /// mesh axis goes to the first operand whose factor claims it. Projection
 /// conflicts of the operands go to `conflicts` when it is given.
@@ -242,12 +247,6 @@ mergeOperandFactors(ShardingRuleOpInterface op, const ShardingRule &rule,
 static std::optional<int64_t>
 getElementsMoved(ShardingRuleOpInterface op, const ShardingRule &rule,
                  const FactorSharding &factors, MeshAttr mesh) {
-  auto elements = [](Value value) -> std::optional<int64_t> {
-    auto type = cast<RankedTensorType>(value.getType());
-    if (!type.hasStaticShape())
-      return std::nullopt;
-    return type.getNumElements();
-  };
   int64_t moved = 0;
   FactorMismatch mismatch;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
@@ -263,11 +262,11 @@ getElementsMoved(ShardingRuleOpInterface op, const ShardingRule &rule,
       losesSplit |= llvm::any_of(axes, [&, dim = dim](int64_t axis) {
         return !llvm::is_contained((*needed)[dim], axis);
       });
-    std::optional<int64_t> count = elements(operand);
-    if (!count)
+    int64_t count = getNumElements(operand);
+    if (ShapedType::isDynamic(count))
       return std::nullopt;
     if (losesSplit)
-      moved += *count;
+      moved += count;
   }
   bool partial = llvm::any_of(
       llvm::zip_equal(rule.getFactors(), factors.axes), [](auto pair) {
@@ -280,11 +279,11 @@ getElementsMoved(ShardingRuleOpInterface op, const ShardingRule &rule,
     if (failed(dimAxesFromFactors(rule, rule.results[index], factors, mesh,
                                   mismatch)))
       return std::nullopt;
-    std::optional<int64_t> count = elements(result);
-    if (!count)
+    int64_t count = getNumElements(result);
+    if (ShapedType::isDynamic(count))
       return std::nullopt;
     if (partial)
-      moved += *count;
+      moved += count;
   }
   return moved;
 }
@@ -298,15 +297,14 @@ getElementsMoved(ShardingRuleOpInterface op, const ShardingRule &rule,
 /// weight-sized product, where gathering x moves s·e elements.
 static FactorSharding
 chooseOperandFactors(ShardingRuleOpInterface op, const ShardingRule &rule,
-                     MeshAttr mesh,
+                     ArrayRef<unsigned> priority, MeshAttr mesh,
                      SmallVectorImpl<ProjectionConflict> &conflicts) {
-  SmallVector<unsigned> priority = operandPriority(op);
   FactorSharding chosen =
       mergeOperandFactors(op, rule, priority, mesh, &conflicts);
   std::optional<int64_t> fewest = getElementsMoved(op, rule, chosen, mesh);
   if (!fewest)
     return chosen;
-  for (unsigned first : ArrayRef(priority).drop_front()) {
+  for (unsigned first : priority.drop_front()) {
     if (!getSharding(op->getOperand(first)))
       continue;
     SmallVector<unsigned> order = {first};
@@ -330,15 +328,17 @@ FailureOr<SmallVector<ShardingAttr>> mlir::fuser::projectOperandShardings(
   ShardingRule rule = op.getShardingRule();
   Operation *operation = op.getOperation();
   SmallVector<ShardingAttr> results(operation->getNumResults());
+  SmallVector<unsigned> priority = operandPriority(op);
   MeshAttr mesh;
-  for (unsigned index : operandPriority(op))
+  for (unsigned index : priority)
     if (ShardingAttr sharding = getSharding(operation->getOperand(index))) {
       mesh = sharding.getMesh();
       break;
     }
   if (!mesh)
     return results;
-  FactorSharding factors = chooseOperandFactors(op, rule, mesh, conflicts);
+  FactorSharding factors =
+      chooseOperandFactors(op, rule, priority, mesh, conflicts);
 
   // A view of a partial value is partial too (moving data is linear), except
   // one that repeats the data (broadcast, expand): its result is resolved,

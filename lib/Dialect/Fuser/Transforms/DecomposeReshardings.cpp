@@ -172,11 +172,6 @@ static void splitVarMeanOverSplitDims(VarMeanOp varMean) {
   varMean.erase();
 }
 
-static int64_t getNumElements(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
-}
-
 /// Whether converting `op`'s single result moves fewer elements than
 /// converting the operands that are not placed as `required`, so a
 /// row-parallel linear followed by a reduce-scatter moves its result rather

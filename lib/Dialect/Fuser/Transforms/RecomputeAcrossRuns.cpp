@@ -70,8 +70,8 @@ struct Chain {
 /// the run did not compute or that it writes out anyway (another op
 /// outside the run reads them). Nullopt when the chain needs a value that
 /// only the run has, or grows past kMaxRecomputedOps.
-static std::optional<Chain> findChain(Value value,
-                                      const DenseSet<Operation *> &run) {
+static std::optional<Chain>
+findChain(Value value, function_ref<bool(Operation *)> inRun) {
   Chain chain;
   SmallVector<Value> worklist = {value};
   DenseSet<Value> seen;
@@ -80,14 +80,11 @@ static std::optional<Chain> findChain(Value value,
     if (!seen.insert(next).second)
       continue;
     Operation *producer = next.getDefiningOp();
-    bool computedHere = producer && run.contains(producer);
-    if (next != value && computedHere &&
-        llvm::any_of(next.getUsers(),
-                     [&](Operation *user) { return !run.contains(user); })) {
-      chain.leaves.insert(next);
-      continue;
-    }
-    if (!computedHere) {
+    bool writtenOut = next != value && llvm::any_of(next.getUsers(),
+                                                    [&](Operation *user) {
+                                                      return !inRun(user);
+                                                    });
+    if (!producer || !inRun(producer) || writtenOut) {
       chain.leaves.insert(next);
       continue;
     }
@@ -109,22 +106,27 @@ void mlir::fuser::recomputeAcrossRuns(
     if (run.empty())
       continue;
     DenseSet<Operation *> inRun(run.begin(), run.end());
-    // What the run reads from memory already.
-    DenseSet<Value> read;
+    // What the run reads from memory already, in program order (which
+    // orders the recomputed ops: the output must not depend on pointers).
+    SetVector<Value> read;
     for (Operation *op : run)
       for (Value operand : op->getOperands())
         if (!inRun.contains(operand.getDefiningOp()))
           read.insert(operand);
     SmallVector<Operation *> recomputed;
     IRMapping mapping;
-    for (Value value : SmallVector<Value>(read.begin(), read.end())) {
+    for (Value value : SmallVector<Value>(read.getArrayRef())) {
       Operation *producer = value.getDefiningOp();
       auto earlier = producer ? runOf.find(producer) : runOf.end();
       if (earlier == runOf.end() || earlier->second >= index ||
           !isa<RankedTensorType>(value.getType()))
         continue;
-      SmallVector<Operation *> &source = runs[earlier->second];
-      DenseSet<Operation *> inSource(source.begin(), source.end());
+      unsigned sourceIndex = earlier->second;
+      SmallVector<Operation *> &source = runs[sourceIndex];
+      auto inSource = [&](Operation *op) {
+        auto found = runOf.find(op);
+        return found != runOf.end() && found->second == sourceIndex;
+      };
       std::optional<Chain> chain = findChain(value, inSource);
       if (!chain)
         continue;
@@ -136,7 +138,7 @@ void mlir::fuser::recomputeAcrossRuns(
       // earlier kernel unless something else outside it reads it too.
       int64_t saved = getBytes(value);
       if (llvm::all_of(value.getUsers(), [&](Operation *user) {
-            return inSource.contains(user) || inRun.contains(user);
+            return inSource(user) || inRun.contains(user);
           }))
         saved += getBytes(value);
       if (added >= saved)

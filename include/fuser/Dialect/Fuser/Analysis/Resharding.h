@@ -47,6 +47,11 @@ projectOperandShardings(ShardingRuleOpInterface op,
                         SmallVectorImpl<ProjectionConflict> &conflicts,
                         std::string &why);
 
+/// The elements of a ranked tensor value's global type, or
+/// ShapedType::kDynamic: the measure propagation and decomposition weigh
+/// data movement with.
+int64_t getNumElements(Value value);
+
 /// True when every operand of `op` with an entry in `required` (from
 /// getRequiredOperandShardings) is placed as that entry says.
 bool hasRequiredPlacements(Operation *op, ArrayRef<ShardingAttr> required);
