@@ -18,11 +18,20 @@
 using namespace fuser::runtime;
 
 namespace {
+/// The least time MPI_Init is given unless FUSER_STARTUP_TIMEOUT_S says
+/// otherwise: a job's ranks start within seconds on an idle machine but
+/// may take far longer on a loaded one or a large cluster, where a bound
+/// meant for one communication would end a healthy job.
+constexpr double kStartupSeconds = 60.0;
+
 struct Context {
   bool initialized = false;
   /// Whether fuser_init started MPI (and so finalizes it).
   bool startedMpi = false;
   double timeoutSeconds = 60.0;
+  /// MPI_Init's bound: FUSER_STARTUP_TIMEOUT_S, or the larger of
+  /// FUSER_TIMEOUT_S and kStartupSeconds.
+  double startupSeconds = 60.0;
   std::string lastError;
   host::HostBackend hostBackend;
   /// Started on first use.
@@ -59,7 +68,7 @@ int initMpiWithin(double seconds, int *argc, char ***argv) {
       return;
     std::fprintf(stderr,
                  "fuser: rank %s: MPI_Init did not complete within %g s "
-                 "(FUSER_TIMEOUT_S): a rank of the job failed or never "
+                 "(FUSER_STARTUP_TIMEOUT_S): a rank of the job failed or never "
                  "started\n",
                  launcherRank(), seconds);
     std::fflush(stderr);
@@ -80,6 +89,25 @@ FuserStatus fuser::runtime::fail(std::string message) {
   getContext().lastError = std::move(message);
   return FUSER_FAILED;
 }
+
+namespace {
+/// Reads the environment variable `name`, when set, into `seconds`; false
+/// (the error set) when it is not a positive number.
+bool readSeconds(const char *name, double &seconds) {
+  const char *text = std::getenv(name);
+  if (!text)
+    return true;
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(value > 0)) {
+    fail(std::string(name) + " must be a positive number of seconds, got '" +
+         text + "'");
+    return false;
+  }
+  seconds = value;
+  return true;
+}
+} // namespace
 
 double fuser::runtime::getTimeoutSeconds() {
   return getContext().timeoutSeconds;
@@ -107,20 +135,16 @@ FuserStatus fuser_init(int *argc, char ***argv) {
   Context &context = getContext();
   if (context.initialized)
     return FUSER_OK;
-  // Read first: it bounds MPI_Init too.
-  if (const char *timeout = std::getenv("FUSER_TIMEOUT_S")) {
-    char *end = nullptr;
-    double seconds = std::strtod(timeout, &end);
-    if (end == timeout || *end != '\0' || !(seconds > 0))
-      return fail(std::string("FUSER_TIMEOUT_S must be a positive number of "
-                              "seconds, got '") +
-                  timeout + "'");
-    context.timeoutSeconds = seconds;
-  }
+  // Read first: they bound MPI_Init.
+  if (!readSeconds("FUSER_TIMEOUT_S", context.timeoutSeconds))
+    return FUSER_FAILED;
+  context.startupSeconds = std::max(context.timeoutSeconds, kStartupSeconds);
+  if (!readSeconds("FUSER_STARTUP_TIMEOUT_S", context.startupSeconds))
+    return FUSER_FAILED;
   int running = 0;
   MPI_Initialized(&running);
   if (!running) {
-    if (initMpiWithin(context.timeoutSeconds, argc, argv) != MPI_SUCCESS)
+    if (initMpiWithin(context.startupSeconds, argc, argv) != MPI_SUCCESS)
       return fail("MPI_Init failed");
     context.startedMpi = true;
   }
