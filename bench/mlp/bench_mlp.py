@@ -5,7 +5,7 @@ bench/mlp/build.sh runs the first step here, bench/mlp/run.sh the others on
 the GPU machine (bench/overlap/harness.py states the timing method):
 
     bench_mlp.py build ARTIFACTS FUSER_COMPILE           (fuser-compile)
-    mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE=0 \\
+    mpirun --allow-run-as-root --bind-to none -np 2 -x NCCL_NVLS_ENABLE=0 \\
         python3 bench_mlp.py torch WORK
     bench_mlp.py ours ARTIFACTS FUSER_EXEC WORK
     bench_mlp.py report WORK mlp.md mlp.json

@@ -7,7 +7,7 @@ repository root, on 2 GPUs:
 
     python3 bench/overlap/bench_overlap.py build gpu-artifacts/overlap \\
         build/bin/fuser-compile
-    mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE=0 \\
+    mpirun --allow-run-as-root --bind-to none -np 2 -x NCCL_NVLS_ENABLE=0 \\
         python3 bench/overlap/bench_overlap.py torch WORK
     LD_LIBRARY_PATH=build-gpu/runtime python3 bench/overlap/bench_overlap.py \\
         ours gpu-artifacts/overlap build-gpu/bin/fuser-exec WORK

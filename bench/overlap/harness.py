@@ -180,8 +180,11 @@ def runtime_nccl(fuser_exec):
 
 
 def mpirun_command(devices):
-    """What starts fuser-exec on one rank per GPU."""
-    return f"mpirun --allow-run-as-root -np {devices}"
+    """What starts fuser-exec on one rank per GPU. Unbound: OpenMPI binds
+    each of up to 2 ranks to one core by default, where the threads that
+    draw, read and convert a layer's gigabytes of inputs (and NCCL's own)
+    would take turns with the rank's."""
+    return f"mpirun --allow-run-as-root --bind-to none -np {devices}"
 
 
 class FuserExec:
@@ -433,7 +436,7 @@ def step_parser(description, port):
     ours.add_argument("work")
     ours.add_argument("--iterations", type=int, default=30)
     ours.add_argument("--mpirun", help="what starts fuser-exec on the ranks "
-                      "(default: mpirun --allow-run-as-root -np D, one rank "
+                      "(default: mpirun --allow-run-as-root --bind-to none -np D, one rank "
                       "per GPU)")
     ours.add_argument("--timeout", type=int, default=300,
                       help="seconds one fuser-exec run may take")

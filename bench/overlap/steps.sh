@@ -11,13 +11,14 @@ benchmark_name() {
 
 # time_library <ranks> <build-dir> <library> <program> [mpirun options...]:
 # times the program as the benchmark times ours (fuser-exec --time, a
-# warm-up execution then 30, under mpirun with LD_LIBRARY_PATH forwarded)
+# warm-up execution then 30, under mpirun with LD_LIBRARY_PATH forwarded,
+# ranks unbound)
 # and prints "median_us=... min_us=... max_us=..." (the slowest rank's
 # times), or "failed: " and the run's last line.
 time_library() {
   local ranks=$1 build=$2 library=$3 program=$4 output timing
   shift 4
-  output=$(timeout 300 mpirun --allow-run-as-root -np "$ranks" \
+  output=$(timeout 300 mpirun --allow-run-as-root --bind-to none -np "$ranks" \
     -x LD_LIBRARY_PATH "$@" "$build/bin/fuser-exec" "$library" \
     --program "$program" --iterations 31 --time 2>&1) || true
   timing=$(echo "$output" | sed -n \
@@ -72,9 +73,10 @@ run_benchmark() {
   [ -z "${FUSER_BENCH_VARIANTS:-}" ] || only=(--variants "$FUSER_BENCH_VARIANTS")
   # A failed (or hung: a minute is the norm) PyTorch step leaves ours to
   # run without PyTorch's inputs.
-  # NCCL_MAX_CTAS is an experiment on ours: PyTorch runs as users run it.
+  # NCCL_MAX_CTAS is an experiment on ours: PyTorch runs as users run it,
+  # its ranks unbound as torchrun leaves them (and as ours run).
   env -u NCCL_MAX_CTAS timeout --kill-after=30 600 \
-    mpirun --allow-run-as-root -np "$ranks" "${forwarded[@]}" \
+    mpirun --allow-run-as-root --bind-to none -np "$ranks" "${forwarded[@]}" \
     python3 "$bench" "${device_option[@]}" torch "$work" ||
     echo "PyTorch's step failed (exit $?): the report has no PyTorch numbers"
   echo "$name: PyTorch took $((SECONDS - started)) s"

@@ -303,11 +303,13 @@ class FourDevices(unittest.TestCase):
                                          "fuser-exec", "work"])
         self.assertEqual((args.devices, args.mpirun), (4, None))
         runner = harness.FuserExec("fuser-exec", args.mpirun, 1, 1, args.devices)
-        self.assertEqual(runner.mpirun[:4],
-                         ["mpirun", "--allow-run-as-root", "-np", "4"])
+        self.assertEqual(runner.mpirun[:6],
+                         ["mpirun", "--allow-run-as-root", "--bind-to", "none",
+                          "-np", "4"])
         # The MLPs name no device count: 2 ranks, as before.
-        self.assertEqual(harness.FuserExec("fuser-exec", None, 1, 1).mpirun[:4],
-                         ["mpirun", "--allow-run-as-root", "-np", "2"])
+        self.assertEqual(harness.FuserExec("fuser-exec", None, 1, 1).mpirun[:6],
+                         ["mpirun", "--allow-run-as-root", "--bind-to", "none",
+                          "-np", "2"])
         self.assertEqual(bench_overlap.parse_args(["report", "w", "t", "j"]).devices, 2)
         with self.assertRaises(SystemExit), \
                 contextlib.redirect_stderr(io.StringIO()) as usage:
@@ -422,9 +424,9 @@ class ShellEntryPoints(unittest.TestCase):
             started = log.read().splitlines()
         # PyTorch's step, then each of our 80 runs, all on 4 ranks.
         self.assertEqual(len(started), 81)
-        self.assertRegex(started[0], r"^--allow-run-as-root -np 4 .*"
+        self.assertRegex(started[0], r"^--allow-run-as-root --bind-to none -np 4 .*"
                          r"bench_overlap\.py --devices 4 torch ")
-        self.assertTrue(all(line.startswith("--allow-run-as-root -np 4 ")
+        self.assertTrue(all(line.startswith("--allow-run-as-root --bind-to none -np 4 ")
                             for line in started))
         with open(os.path.join(results, "overlap-d4.md")) as table:
             self.assertIn("on 4 GPUs", table.readline())

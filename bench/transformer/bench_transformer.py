@@ -7,7 +7,7 @@ the others on the GPU machine (bench/overlap/harness.py states the timing
 method):
 
     bench_transformer.py [--devices D] build ARTIFACTS FUSER_COMPILE
-    mpirun --allow-run-as-root -np D -x NCCL_NVLS_ENABLE=0 \\
+    mpirun --allow-run-as-root --bind-to none -np D -x NCCL_NVLS_ENABLE=0 \\
         python3 bench_transformer.py [--devices D] torch WORK
     bench_transformer.py [--devices D] ours ARTIFACTS FUSER_EXEC WORK
     bench_transformer.py [--devices D] report WORK transformer.md transformer.json

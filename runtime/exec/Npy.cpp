@@ -10,6 +10,9 @@
 
 #include "Npy.h"
 
+#include "../host/HostWorkers.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -19,6 +22,12 @@
 #include <sstream>
 
 namespace {
+/// f32 elements converted per read or write: a few hundred megabytes of
+/// staging at most, each step large enough to spread over every worker.
+constexpr int64_t kStagedElements = 1 << 25;
+/// Elements per worker's share of a conversion.
+constexpr int64_t kConvertedElements = 1 << 18;
+
 std::string shapeText(const fuser::Shape &shape) {
   std::ostringstream text;
   text << "(";
@@ -117,7 +126,7 @@ bool checkHeader(const std::string &path, const std::string &header,
 } // namespace
 
 bool fuser::readNpy(const std::string &path, const Shape &shape,
-                    std::vector<float> &values, std::string &error) {
+                    HostTensor &values, std::string &error) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     error = "cannot open " + path + ": " + std::strerror(errno);
@@ -170,15 +179,35 @@ bool fuser::readNpy(const std::string &path, const Shape &shape,
     return false;
   }
   file.seekg(dataStart);
-  if (!file.read(reinterpret_cast<char *>(values.data()), expected)) {
-    error = "cannot read " + path;
-    return false;
+  // f32 elements are read into place; others through an f32 staging
+  // buffer, a step at a time.
+  if (values.dtype == FUSER_F32) {
+    if (!file.read(values.bytes.data(), expected)) {
+      error = "cannot read " + path;
+      return false;
+    }
+    return true;
+  }
+  int64_t count = values.size();
+  std::vector<float> staged(std::min(count, kStagedElements));
+  for (int64_t step = 0; step < count; step += kStagedElements) {
+    int64_t length = std::min(count - step, kStagedElements);
+    if (!file.read(reinterpret_cast<char *>(staged.data()),
+                   static_cast<std::streamsize>(length * sizeof(float)))) {
+      error = "cannot read " + path;
+      return false;
+    }
+    fuser::runtime::host::forEachBlock(
+        length, kConvertedElements, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i)
+            values.set(step + i, staged[i]);
+        });
   }
   return true;
 }
 
 bool fuser::writeNpy(const std::string &path, const Shape &shape,
-                     const std::vector<float> &values, std::string &error) {
+                     const HostTensor &values, std::string &error) {
   std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " +
                        shapeText(shape) + ", }";
   // Magic (6) + version (2) + length (2) + header + newline, a multiple of 64.
@@ -190,8 +219,23 @@ bool fuser::writeNpy(const std::string &path, const Shape &shape,
   file.write("\x93NUMPY\x01\x00", 8);
   file.write(reinterpret_cast<const char *>(&length), 2);
   file << header;
-  file.write(reinterpret_cast<const char *>(values.data()),
-             static_cast<std::streamsize>(values.size() * sizeof(float)));
+  int64_t count = values.size();
+  if (values.dtype == FUSER_F32) {
+    file.write(values.bytes.data(),
+               static_cast<std::streamsize>(values.bytes.size()));
+  } else {
+    std::vector<float> staged(std::min(count, kStagedElements));
+    for (int64_t step = 0; step < count && file; step += kStagedElements) {
+      int64_t length = std::min(count - step, kStagedElements);
+      fuser::runtime::host::forEachBlock(
+          length, kConvertedElements, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i)
+              staged[i] = static_cast<float>(values.get(step + i));
+          });
+      file.write(reinterpret_cast<const char *>(staged.data()),
+                 static_cast<std::streamsize>(length * sizeof(float)));
+    }
+  }
   if (!file) {
     error = "cannot write " + path;
     return false;

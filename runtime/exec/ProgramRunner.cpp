@@ -115,6 +115,14 @@ HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype,
   return values;
 }
 
+/// Calls message(offset, bytes) for each part of a transfer of `total`
+/// bytes that an MPI count (an int) can hold.
+template <typename Message> void forEachMessage(size_t total, Message message) {
+  constexpr size_t kMessageBytes = size_t(1) << 30;
+  for (size_t offset = 0; offset < total; offset += kMessageBytes)
+    message(offset, static_cast<int>(std::min(kMessageBytes, total - offset)));
+}
+
 } // namespace
 
 /// `local` (a contiguous block at `offset`) placed into `global`.
@@ -271,20 +279,22 @@ fuser::HostTensor fuser::gatherOnRankZero(const TensorSpec &tensor,
     int64_t elements = 1;
     for (int64_t size : *shape)
       elements *= size;
-    HostTensor piece(tensor.code, 0);
-    if (device == rank)
-      piece = local;
     if (device != 0 && rank == device)
-      MPI_Send(piece.bytes.data(), static_cast<int>(piece.bytes.size()),
-               MPI_BYTE, 0, 0, MPI_COMM_WORLD);
-    if (device != 0 && rank == 0) {
-      piece = HostTensor(tensor.code, elements);
-      MPI_Recv(piece.bytes.data(), static_cast<int>(piece.bytes.size()),
-               MPI_BYTE, static_cast<int>(device), 0, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-    }
-    if (rank == 0)
-      place(piece, *shape,
+      forEachMessage(local.bytes.size(), [&](size_t offset, int bytes) {
+        MPI_Send(local.bytes.data() + offset, bytes, MPI_BYTE, 0, 0,
+                 MPI_COMM_WORLD);
+      });
+    if (rank != 0)
+      continue;
+    // Rank 0's own piece is placed from where it is.
+    HostTensor received(tensor.code, device == 0 ? 0 : elements);
+    if (device != 0)
+      forEachMessage(received.bytes.size(), [&](size_t offset, int bytes) {
+        MPI_Recv(received.bytes.data() + offset, bytes, MPI_BYTE,
+                 static_cast<int>(device), 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+      });
+    place(device == 0 ? local : received, *shape,
             *fuser::shardOffsetOn(tensor.shape, tensor.dimAxes, tensor.mesh,
                                   device),
             global, tensor.shape);

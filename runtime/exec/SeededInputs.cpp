@@ -2,11 +2,9 @@
 
 #include "SeededInputs.h"
 
-#include <algorithm>
-#include <atomic>
+#include "../host/HostWorkers.h"
+
 #include <random>
-#include <thread>
-#include <vector>
 
 namespace {
 /// Elements per block: large enough that a block's generator start-up is
@@ -24,24 +22,12 @@ uint64_t mix(uint64_t value) {
 } // namespace
 
 void fuser::fillUniform(HostTensor &values, uint64_t seed) {
-  int64_t count = values.size();
-  int64_t blocks = (count + kBlockElements - 1) / kBlockElements;
-  std::atomic<int64_t> next{0};
-  auto draw = [&] {
-    for (int64_t block; (block = next++) < blocks;) {
-      std::mt19937_64 generator(mix(seed ^ mix(static_cast<uint64_t>(block))));
-      std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-      int64_t last = std::min(count, (block + 1) * kBlockElements);
-      for (int64_t i = block * kBlockElements; i < last; ++i)
-        values.set(i, uniform(generator));
-    }
-  };
-  int64_t threads = std::clamp<int64_t>(std::thread::hardware_concurrency(),
-                                        1, blocks);
-  std::vector<std::thread> workers;
-  for (int64_t worker = 1; worker < threads; ++worker)
-    workers.emplace_back(draw);
-  draw();
-  for (std::thread &worker : workers)
-    worker.join();
+  runtime::host::forEachBlock(
+      values.size(), kBlockElements, [&](int64_t begin, int64_t end) {
+        uint64_t block = static_cast<uint64_t>(begin / kBlockElements);
+        std::mt19937_64 generator(mix(seed ^ mix(block)));
+        std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+        for (int64_t i = begin; i < end; ++i)
+          values.set(i, uniform(generator));
+      });
 }

@@ -15,8 +15,10 @@ namespace fuser {
 
 /// Fills `values` with draws from [-1, 1) for `seed`. Blocks of elements
 /// draw from generators of their own, seeded by the seed and the block's
-/// index, on all of the host's cores: a layer's gigabytes of weights take
-/// seconds, and the values do not depend on how many threads drew them.
+/// index, on the host's worker threads (HostWorkers.h; a rank's threads
+/// are not held to the core mpirun binds it to): a layer's gigabytes of
+/// weights take seconds, and the values do not depend on how many threads
+/// drew them.
 void fillUniform(HostTensor &values, uint64_t seed);
 
 } // namespace fuser

@@ -414,16 +414,8 @@ std::vector<HostTensor> makeGlobalInputs(const ProgramSpec &program,
     try {
       HostTensor values(tensor.code, tensor.numElements());
       if (!files.empty()) {
-        std::vector<float> data(values.size());
-        if (!readNpy(files[inputIndex], tensor.shape, data, error))
+        if (!readNpy(files[inputIndex], tensor.shape, values, error))
           return {};
-        // f32 files feed every element type (bf16 and f16 values are exact
-        // in f32), converted as the values are stored.
-        if (tensor.code == FUSER_F32)
-          std::memcpy(values.bytes.data(), data.data(), values.bytes.size());
-        else
-          for (int64_t i = 0; i < values.size(); ++i)
-            values.set(i, data[i]);
       } else {
         fillUniform(values, static_cast<uint64_t>(options.seed) * 1000003 +
                                 static_cast<uint64_t>(inputIndex));
@@ -616,10 +608,7 @@ int main(int argc, char **argv) {
         gatherOnRankZero(*outputSpecs[o], outputs[o], devices);
     if (rank != 0 || !error.empty())
       continue;
-    std::vector<float> data(gathered.size());
-    for (int64_t i = 0; i < gathered.size(); ++i)
-      data[i] = static_cast<float>(gathered.get(i));
-    writeNpy(outputFiles[o], outputSpecs[o]->shape, data, error);
+    writeNpy(outputFiles[o], outputSpecs[o]->shape, gathered, error);
   }
   exitOnAnyRankError(error);
 

@@ -8,6 +8,7 @@
 #ifndef FUSER_RUNTIME_HOST_HOSTWORKERS_H
 #define FUSER_RUNTIME_HOST_HOSTWORKERS_H
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <new>
@@ -55,6 +56,21 @@ template <typename Body> void runWorkers(int64_t threads, const Body &body) {
     worker.join();
   if (outOfMemory)
     throw std::bad_alloc();
+}
+
+/// Calls body(begin, end) for each block of `blockSize` elements of
+/// [0, count) (the last one shorter), the blocks shared among up to
+/// getHardwareThreads() workers; throws std::bad_alloc as runWorkers does.
+template <typename Body>
+void forEachBlock(int64_t count, int64_t blockSize, const Body &body) {
+  int64_t blocks = (count + blockSize - 1) / blockSize;
+  std::atomic<int64_t> next{0};
+  runWorkers(std::clamp<int64_t>(getHardwareThreads(), 1, blocks),
+             [&](int64_t) {
+               for (int64_t block; (block = next++) < blocks;)
+                 body(block * blockSize,
+                      std::min(count, (block + 1) * blockSize));
+             });
 }
 
 } // namespace fuser::runtime::host
