@@ -256,7 +256,7 @@ FuserStatus MatmulEngine::run(const MatmulKey &key, const void *a,
   Plan *plan = nullptr;
   void *workspace = nullptr;
   if (getWorkspace(stream, op, workspace) ||
-      getPlan(key, bias, {a, b, stream, workspace}, op, plan))
+      getPlan(key, bias, {a, b, d, stream, workspace}, op, plan))
     return FUSER_FAILED;
   if (key.bias &&
       checkCublas(setDesc(plan->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias),

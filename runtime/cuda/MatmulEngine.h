@@ -103,6 +103,9 @@ public:
   /// The operands of one call, for timing the candidates of its plan.
   struct Operands {
     const void *a, *b;
+    /// The call's output, which the candidates may write in its place
+    /// when the call does not accumulate into it.
+    void *d;
     cudaStream_t stream;
     void *workspace;
   };
@@ -114,9 +117,9 @@ private:
                            void *&workspace);
   /// The index of the candidate `plan` runs: cuBLASLt's first (0) unless
   /// another is clearly faster on these operands, and 0 without timing
-  /// when there is one, tuning is off, a graph is captured, or memory is
-  /// short; FUSER_FAILED when FUSER_MATMUL_TUNING is neither on nor off,
-  /// or a timing fails.
+  /// when there is one, tuning is off, a graph is captured, or memory for
+  /// the scratch output of an accumulating call is short; FUSER_FAILED
+  /// when FUSER_MATMUL_TUNING is neither on nor off, or a timing fails.
   FuserStatus chooseCandidate(const MatmulKey &key, const Plan &plan,
                               const cublasLtMatmulHeuristicResult_t *candidates,
                               int count, const Operands &operands,

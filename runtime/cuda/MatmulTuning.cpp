@@ -6,9 +6,12 @@
 // (bench/results/2026-11-24-gemm-tuning-on-h200.md). So a problem's
 // first call times the heuristic's first kMatmulCandidates results on the
 // call's own operands and stream, and keeps the fastest when it beats the
-// first by more than the timings vary. The candidates write into a
-// scratch output: the call's output may hold what it accumulates into,
-// and is the call's to write, in stream order. The host waits for the
+// first by more than the timings vary. The candidates write the call's
+// own output, in the call's place in stream order, when the call
+// overwrites it: a scratch output as large would raise the program's
+// peak memory (a GPT layer's weight gradients are gigabytes). A call that
+// accumulates into its output leaves it alone: its candidates write into
+// a zeroed scratch output, where memory allows. The host waits for the
 // timings (bounded by the runtime's timeout): every rank issues its
 // signals and collectives in the same order, so what the stream waits for
 // before the product was issued by every peer before its own first call
@@ -87,8 +90,9 @@ int64_t getOutputSpanBytes(const MatmulKey &key) {
           (key.n - 1) * key.ldd + key.m);
 }
 
-/// Two timing events and a scratch output from the backend's pool (freed
-/// in stream order), released however timing ends.
+/// Two timing events and, for a call that accumulates, a scratch output
+/// from the backend's pool (freed in stream order), released however
+/// timing ends.
 struct TimingResources {
   CudaBackend &backend;
   cudaEvent_t start = nullptr, end = nullptr;
@@ -119,32 +123,36 @@ MatmulEngine::chooseCandidate(const MatmulKey &key, const Plan &plan,
   // A capture cannot wait for the timings; the product runs as planned.
   if (tuning == MatmulTuning::Off || count == 1 || backend.isCapturing())
     return FUSER_OK;
-  // Too little memory to time beside the program's buffers: the
-  // heuristic's first choice is still a good one.
-  int64_t outputBytes = getOutputSpanBytes(key);
-  size_t freeBytes = 0, totalBytes = 0;
-  if (checkCuda(cudaMemGetInfo(&freeBytes, &totalBytes), op, "cudaMemGetInfo"))
-    return FUSER_FAILED;
-  if (uint64_t(outputBytes) + totalBytes / 16 > freeBytes)
-    return FUSER_OK;
   TimingResources timing{backend};
-  timing.output = backend.allocate(outputBytes, FUSER_MEMORY_DEVICE,
-                                   /*zeroed=*/false);
-  if (!timing.output)
-    return FUSER_FAILED;
+  void *output = operands.d;
+  if (key.accumulate) {
+    // Too little memory to time beside the program's buffers: the
+    // heuristic's first choice is still a good one.
+    int64_t outputBytes = getOutputSpanBytes(key);
+    size_t freeBytes = 0, totalBytes = 0;
+    if (checkCuda(cudaMemGetInfo(&freeBytes, &totalBytes), op,
+                  "cudaMemGetInfo"))
+      return FUSER_FAILED;
+    if (uint64_t(outputBytes) + totalBytes / 16 > freeBytes)
+      return FUSER_OK;
+    output = timing.output = backend.allocate(outputBytes, FUSER_MEMORY_DEVICE,
+                                              /*zeroed=*/false);
+    // What it accumulates into: zeros rather than whatever was there.
+    if (!output || checkCuda(cudaMemsetAsync(output, 0, outputBytes,
+                                             operands.stream),
+                             op, "cudaMemsetAsync"))
+      return FUSER_FAILED;
+  }
   MatmulScalars scalars(key);
   auto call = [&](int candidate) {
     return cublasLtMatmul(handle, plan.desc, scalars.alpha(), operands.a,
-                          plan.a, operands.b, plan.b, scalars.beta(),
-                          timing.output, plan.d, timing.output, plan.d,
-                          &candidates[candidate].algo, operands.workspace,
-                          kMatmulWorkspaceBytes, operands.stream);
+                          plan.a, operands.b, plan.b, scalars.beta(), output,
+                          plan.d, output, plan.d, &candidates[candidate].algo,
+                          operands.workspace, kMatmulWorkspaceBytes,
+                          operands.stream);
   };
   if (checkCuda(cudaEventCreate(&timing.start), op, "cudaEventCreate") ||
-      checkCuda(cudaEventCreate(&timing.end), op, "cudaEventCreate") ||
-      // What it accumulates into: zeros rather than whatever was there.
-      checkCuda(cudaMemsetAsync(timing.output, 0, outputBytes, operands.stream),
-                op, "cudaMemsetAsync"))
+      checkCuda(cudaEventCreate(&timing.end), op, "cudaEventCreate"))
     return FUSER_FAILED;
   // The milliseconds of one call of `candidate`; `runs` false when
   // cuBLASLt cannot run it after all.
