@@ -285,8 +285,9 @@ TEST_F(CudaLibrary, ProductsAccumulateIntoTheOutput) {
 
 TEST_F(CudaLibrary, TimingTheCandidatesLeavesTheOutputAlone) {
   // A problem large enough for cuBLASLt to offer several algorithms: its
-  // first call times them into a scratch output, so what the product
-  // accumulates into is added to once, with tuning on and off (each
+  // first call, which accumulates, times them into a scratch output, so
+  // what the product accumulates into is added to once, with tuning on and
+  // off (each
   // setting plans a problem of its own shape). At this size cuBLASLt's
   // algorithms may split k and add the parts in bf16, so the sums agree
   // within a few bf16 steps; a product added twice would not.
@@ -301,6 +302,37 @@ TEST_F(CudaLibrary, TimingTheCandidatesLeavesTheOutputAlone) {
     out.fillQuarters(42);
     expectBackendsAgree<uint16_t>({&lhs, &rhs, &out}, 2, matmulCall(true),
                                   /*tolerance=*/1.0 / 64);
+  }
+  unsetenv("FUSER_MATMUL_TUNING");
+}
+
+TEST_F(CudaLibrary, AProductThatOverwritesItsOutputIsTunedInPlace) {
+  // Its candidates write the call's own output: the first call's result is
+  // still the product, and timing them allocates no device memory beside
+  // the program's buffers (each shape is a problem of its own, tuned at
+  // its first call).
+  ASSERT_EQ(setenv("FUSER_MATMUL_TUNING", "on", 1), 0);
+  HostTensor lhs({1536, 512}, FUSER_BF16), rhs({512, 384}, FUSER_BF16),
+      out({1536, 384}, FUSER_BF16);
+  lhs.fillQuarters(43);
+  rhs.fillQuarters(44);
+  out.fillQuarters(45);
+  expectBackendsAgree<uint16_t>({&lhs, &rhs, &out}, 2, matmulCall(),
+                                /*tolerance=*/1.0 / 64);
+  {
+    // Buffers as large as the peak so far beside the operands: the peak
+    // is what lives now, and a scratch output would raise it.
+    DeviceTensor<float> beside({fuser_device_memory_peak_bytes() / 4 + 1},
+                               FUSER_F32);
+    DeviceTensor<uint16_t> deviceLhs({1792, 512}, FUSER_BF16),
+        deviceRhs({512, 384}, FUSER_BF16), deviceOut({1792, 384}, FUSER_BF16);
+    int64_t peakBefore = fuser_device_memory_peak_bytes();
+    ASSERT_EQ(fuser_matmul(deviceLhs.view(), deviceRhs.view(),
+                           deviceOut.view(), 0, FUSER_ACTIVATION_NONE),
+              FUSER_OK)
+        << fuser_last_error();
+    ASSERT_EQ(fuser_synchronize(), FUSER_OK) << fuser_last_error();
+    EXPECT_EQ(fuser_device_memory_peak_bytes(), peakBefore);
   }
   unsetenv("FUSER_MATMUL_TUNING");
 }
