@@ -135,6 +135,7 @@ void ::fuser::buildKernelsToPTXPipeline(OpPassManager &pm,
   // Strided views become descriptor arithmetic, in affine maps again.
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
+  kernels.addPass(passes::createContractKernelArithmetic());
   // Kernel parameters are pointers to each buffer's first element.
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;

@@ -269,6 +269,25 @@ def ScheduleGPUKernels : Pass<"fuser-schedule-gpu-kernels", "ModuleOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
+def ContractKernelArithmetic
+    : Pass<"fuser-contract-kernel-arithmetic", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Let GPU kernels fuse a multiply and an add into one FMA";
+  let description = [{
+    Contract. Reads: a `gpu.module` of scheduled kernels (arith on scalars
+    and vectors). Writes: the `contract` fast-math flag on each of its
+    floating-point arith ops, so that the NVPTX backend fuses a multiply
+    feeding an add into one `fma.rn` (rounded once, so at least as accurate
+    as the pair), as CUDA compilers do by default (`nvcc -fmad=true`).
+    Without it every product and sum is its own `mul.rn`/`add.rn`, which
+    ptxas may not fuse: a GELU derivative over bf16 (a tanh and twenty
+    arithmetic operations per element) then issues enough instructions to
+    fall behind the memory it streams. Other flags (reassociation,
+    approximate functions) stay off: they change results by more than one
+    rounding. Host code and CPU kernels are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def VerifyKernelBinary : Pass<"fuser-verify-kernel-binary", "ModuleOp"> {
   let summary = "Reject PTX that calls functions it does not define";
   let description = [{
