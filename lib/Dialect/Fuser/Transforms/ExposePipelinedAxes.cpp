@@ -60,7 +60,8 @@ namespace {
 struct Pipeline {
   Kind kind;
   Operation *communication;
-  /// AG+GEMM: the users of the gathered value; otherwise the one producer.
+  /// AG+GEMM: the users of the gathered value that read it as their rows;
+  /// otherwise the one producer.
   SmallVector<Operation *> calls;
   /// The pipelined dim and the mesh axis the communication runs over.
   int64_t dim, axis, teamSize;
@@ -71,6 +72,9 @@ struct Pipeline {
   /// Whether a stream split asks for the pipeline; an unrequested one is
   /// only considered by pipelining=auto.
   bool requested = true;
+  /// AG+GEMM: whether other users read the gathered value, whole, after
+  /// the pipeline (a weight gradient contracting its rows, say).
+  bool gatheredReadWhole = false;
 
   /// The rows of the dim in each rank's block.
   int64_t getBlockRows() const {
@@ -133,8 +137,11 @@ static Pipeline unrequested(Pipeline pipeline) {
   return pipeline;
 }
 
-/// AG+GEMM: every user of the gathered value reads it as its rows. Without
-/// a stream split, only where `unrequestedToo`.
+/// AG+GEMM: the users of the gathered value that read it as their rows
+/// overlap the allgather; any others read the gathered value once the
+/// pipeline has put it together (the backward's output gradient feeds the
+/// data gradient as rows and the weight gradient as its contracted dim).
+/// Without a stream split, only where `unrequestedToo`.
 static std::optional<Pipeline> matchAllgather(AllgatherOp gather,
                                               bool unrequestedToo) {
   ShardingAttr input = getSharding(gather.getInput());
@@ -145,9 +152,11 @@ static std::optional<Pipeline> matchAllgather(AllgatherOp gather,
   Pipeline pipeline{Kind::AllgatherGemm, gather, {}, *dim, axis,
                     input.getMesh().getAxisSize(axis), 0, true};
   for (OpOperand &use : gather.getResult().getUses()) {
-    if (use.getOperandNumber() != 0 || !isRowCall(use.getOwner(), *dim))
-      return std::nullopt;
-    pipeline.calls.push_back(use.getOwner());
+    if (use.getOperandNumber() == 0 && isRowCall(use.getOwner(), *dim) &&
+        !llvm::is_contained(pipeline.calls, use.getOwner()))
+      pipeline.calls.push_back(use.getOwner());
+    else
+      pipeline.gatheredReadWhole = true;
   }
   if (pipeline.calls.empty() || !isPlain(pipeline, gather.getInput()))
     return std::nullopt;
@@ -323,6 +332,20 @@ static void exposeAllgather(const Pipeline &pipeline, const Plan &plan) {
     call->getResult(0).replaceAllUsesWith(
         reshapeTo(builder, call->getLoc(), exposed->getResult(0), type));
     call->erase();
+  }
+  if (pipeline.gatheredReadWhole) {
+    // The whole value is viewed where it is first read, so that the
+    // allgather and its calls stay next to each other (a pipeline group).
+    Block *block = gathered->getBlock();
+    Operation *firstReader = nullptr;
+    for (Operation *user : gather.getResult().getUsers()) {
+      Operation *reader = block->findAncestorOpInBlock(*user);
+      if (!firstReader || reader->isBeforeInBlock(firstReader))
+        firstReader = reader;
+    }
+    builder.setInsertionPoint(firstReader);
+    gather.getResult().replaceAllUsesWith(
+        reshapeTo(builder, loc, gathered, gather.getType()));
   }
   gather.erase();
 }

@@ -131,7 +131,32 @@ func.func @linear_then_allreduce(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32
 
 // -----
 
-// Left alone: the gathered value has a user that is not a linear, the
+// A gathered value that other ops read too (the backward's output
+// gradient: rows of the data gradient, the contracted dim of the weight
+// gradient): the linear overlaps the allgather, and the others read the
+// whole gathered value, viewed where the first of them reads it.
+// CHECK-LABEL: func.func @read_whole_too
+// CHECK: %[[G:.*]] = fuser.comm.allgather {{.*}}{fuser.pipelining = #fuser.pipelining<collective>} : {{.*}} -> tensor<2x8x64xf32, {{.*}}stream = {1 : 4}>>
+// CHECK-NEXT: fuser.linear %[[G]]
+// CHECK-NEXT: fuser.reshape
+// CHECK-NEXT: %[[WHOLE:.*]] = fuser.reshape %[[G]] : {{.*}} -> tensor<16x64xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[], []]>>
+// CHECK-NEXT: fuser.exp %[[WHOLE]]
+// CHECK-NEXT: fuser.permute %[[WHOLE]]
+#mesh = #fuser.mesh<[2]>
+#x = #fuser.sharding<#mesh, [[0], []], stream = {0 : 4}>
+#gathered = #fuser.sharding<#mesh, [[], []]>
+#w = #fuser.sharding<#mesh, [[], []]>
+func.func @read_whole_too(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32, #w>) -> (tensor<16x32xf32, #gathered>, tensor<16x64xf32, #gathered>, tensor<64x16xf32, #gathered>) {
+  %g = fuser.comm.allgather %x axis = 0 : tensor<16x64xf32, #x> -> tensor<16x64xf32, #gathered>
+  %y = fuser.linear %g, %w : (tensor<16x64xf32, #gathered>, tensor<32x64xf32, #w>) -> tensor<16x32xf32, #gathered>
+  %e = fuser.exp %g : tensor<16x64xf32, #gathered> -> tensor<16x64xf32, #gathered>
+  %t = fuser.permute %g perm = [1, 0] : tensor<16x64xf32, #gathered> -> tensor<64x16xf32, #gathered>
+  return %y, %e, %t : tensor<16x32xf32, #gathered>, tensor<16x64xf32, #gathered>, tensor<64x16xf32, #gathered>
+}
+
+// -----
+
+// Left alone: the gathered value has no user that reads it as rows, the
 // stream split is on another dim than the gathered one, and a buffer whose
 // layout is stated.
 // CHECK-LABEL: func.func @left_alone
@@ -146,7 +171,6 @@ func.func @linear_then_allreduce(%x: tensor<16x64xf32, #x>, %w: tensor<32x64xf32
 func.func @left_alone(%x: tensor<16x64xf32, #x>, %c: tensor<16x64xf32, #cols>, %l: tensor<16x64xf32, #laid>, %w: tensor<32x64xf32, #w>) {
   %g = fuser.comm.allgather %x axis = 0 : tensor<16x64xf32, #x> -> tensor<16x64xf32, #gathered>
   %e = fuser.exp %g : tensor<16x64xf32, #gathered> -> tensor<16x64xf32, #gathered>
-  %y = fuser.linear %g, %w : (tensor<16x64xf32, #gathered>, tensor<32x64xf32, #w>) -> tensor<16x32xf32, #gathered>
   %gc = fuser.comm.allgather %c axis = 0 : tensor<16x64xf32, #cols> -> tensor<16x64xf32, #gatheredCols>
   %yc = fuser.linear %gc, %w : (tensor<16x64xf32, #gatheredCols>, tensor<32x64xf32, #w>) -> tensor<16x32xf32, #gathered>
   %gl = fuser.comm.allgather %l axis = 0 : tensor<16x64xf32, #laid> -> tensor<16x64xf32, #gathered>

@@ -116,10 +116,13 @@ def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
 
     A pipelined communication is one a stream split asks to overlap with
     the library calls (linear, matmul) beside it:
-    * AG+GEMM: an allgather over mesh axis `a` (of n ranks) whose every
-      user reads it as its row input, with a stream split on the gathered
+    * AG+GEMM: an allgather over mesh axis `a` (of n ranks) that library
+      calls read as their row input, with a stream split on the gathered
       dim either on the allgather's input (chunks of each rank's block) or
-      on its result or the users' results (chunks of the whole dim);
+      on its result or the users' results (chunks of the whole dim); its
+      other users (a backward's weight gradient contracting the gathered
+      rows) read the whole gathered value after the pipeline, through a
+      reshape placed where the first of them reads it;
     * GEMM+RS: a library call whose partial result only a reduce_scatter
       reads, with a stream split on the scattered dim of the reduce_scatter's
       result or of the partial result;
