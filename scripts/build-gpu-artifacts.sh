@@ -87,9 +87,14 @@ for mode in tp sp; do
   python3 "$layer" --mode "$mode" --devices 2 --sequence 64 --heads 4 \
     --hidden 256 --dtype bf16 --attention-dropout 0 >"$artifacts/gpt-$mode.mlir"
   compile "gpt-$mode.so" "$artifacts/gpt-$mode.mlir"
+  # Every collective beside a GEMM pipelined (a calibration whose link is
+  # slow beside its GEMMs), the rings over CUDA IPC.
+  compile "gpt-$mode-ipc-rings.so" "$artifacts/gpt-$mode.mlir" --backend=cuda_ipc \
+    --pipelining=auto --pipelining-calibration="$e2e/slow-link-calibration.json"
   rm "$artifacts/gpt-$mode.mlir"
   for program in gpt_forward gpt_backward; do
     run 2 "gpt-$mode.so" "$program" 20 graph
+    run 2 "gpt-$mode-ipc-rings.so" "$program" 20 graph
   done
 done
 # More ranks than 2: run-gpu-tests.sh runs them where there are as many GPUs.

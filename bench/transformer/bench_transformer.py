@@ -23,7 +23,10 @@ allgather before QKV and FC1, a reduce-scatter after the out-projection and
 FC2, each the other's backward). Rows: TP and SP, forward and
 forward+backward; columns: PyTorch compute only (the layer's per-GPU GEMMs
 and attention, forward and backward, nothing else: the ideal), PyTorch
-eager, torch.compile of the eager layer (where it compiles), ours. Ours
+eager, torch.compile of the eager layer (where it compiles), ours (over
+NCCL) and, on more than one GPU, ours (IPC rings): compiled with
+--backend=cuda_ipc, where pipelining=auto may move the blocks of the
+collectives beside GEMMs with the copy engine. Ours
 times @gpt_forward and @gpt_backward, which recomputes what the forward did
 not save; forward+backward is the sum of their medians. Ours is validated
 against PyTorch on PyTorch's inputs with every dropout off: the forward's
@@ -70,23 +73,35 @@ def layer_source(mode, devices, dropout):
         check=True, capture_output=True, text=True).stdout
 
 
-def libraries():
-    """(folder, mode, dropout) of every library: timed with dropout,
-    validated without."""
-    return [(f"{mode}-{'dropout' if dropout else 'validate'}", mode, dropout)
+def backends(devices):
+    """(suffix, backend, label) of each way ours communicates: over NCCL,
+    and on more than one GPU also with `pipelining=auto` free to take rings
+    over CUDA IPC (the copy engine) for the collectives beside GEMMs."""
+    variants = [("", "nccl", "ours")]
+    if devices > 1:
+        variants.append(("-ipc", "cuda_ipc", "ours (IPC rings)"))
+    return variants
+
+
+def libraries(devices):
+    """(folder, mode, dropout, backend) of every library: timed with
+    dropout, validated without, for each backend."""
+    return [(f"{mode}-{'dropout' if dropout else 'validate'}{suffix}", mode,
+             dropout, backend)
+            for suffix, backend, _ in backends(devices)
             for mode, _ in MODES for dropout in (DROPOUT, 0.0)]
 
 
 def run_build(args):
     status = 0
-    for folder, mode, dropout in libraries():
+    for folder, mode, dropout, backend in libraries(args.devices):
         source = os.path.join(args.artifacts, folder + ".mlir")
         os.makedirs(args.artifacts, exist_ok=True)
         with open(source, "w") as output:
             output.write(layer_source(mode, args.devices, dropout))
         status |= harness.compile_libraries(
             args.fuser_compile, source,
-            [(folder, function, ("--target=cuda",))
+            [(folder, function, ("--target=cuda", f"--backend={backend}"))
              for function in ("gpt_forward", "gpt_backward")], args.artifacts)
         os.remove(source)
     return status
@@ -392,33 +407,39 @@ def run_ours(args):
     inputs = torch_results.get("inputs", {})
     runner = harness.FuserExec(args.fuser_exec, args.mpirun, args.iterations,
                                args.timeout, args.devices)
-    runs = {mode: {} for mode, _ in MODES}
+    # runs[mode + suffix]: each backend's runs of a mode (the suffix of
+    # backends()); a backend whose libraries were not built is skipped.
+    variants = [(suffix, mode) for suffix, _, _ in backends(args.devices)
+                for mode, _ in MODES
+                if os.path.isdir(os.path.join(args.artifacts,
+                                              f"{mode}-dropout{suffix}"))]
+    runs = {mode + suffix: {} for suffix, mode in variants}
     # Every time first, then the validations, which read and write
     # gigabytes of .npy: a run cut short keeps the times. A full-size run
-    # takes about a minute of wall time, so a device call may hold only
-    # one of the parts (--parts).
-    for mode, _ in MODES if "timing" in args.parts else ():
-        timed = os.path.join(args.artifacts, f"{mode}-dropout")
+    # takes 20-25 s of wall time, so a device call may hold only one of
+    # the parts (--parts).
+    for suffix, mode in variants if "timing" in args.parts else ():
+        timed = os.path.join(args.artifacts, f"{mode}-dropout{suffix}")
         for function in ("gpt_forward", "gpt_backward"):
-            print(f"== ours {mode} {function}", flush=True)
-            runs[mode][function] = runner.run(
+            print(f"== ours {mode}{suffix} {function}", flush=True)
+            runs[mode + suffix][function] = runner.run(
                 os.path.join(timed, function + ".so"), function)
             harness.write_ours(args, runner, runs)
-    for mode, _ in MODES if "validation" in args.parts else ():
+    for suffix, mode in variants if "validation" in args.parts else ():
         expected = torch_results.get("modes", {}).get(mode, {}).get("expected")
         if inputs and expected:
-            print(f"== ours {mode} validation", flush=True)
-            runs[mode]["validation"] = validate(args, runner, mode, inputs,
-                                                expected)
+            print(f"== ours {mode}{suffix} validation", flush=True)
+            runs[mode + suffix]["validation"] = validate(
+                args, runner, mode, suffix, inputs, expected)
             harness.write_ours(args, runner, runs)
     return 0
 
 
-def validate(args, runner, mode, inputs, expected):
+def validate(args, runner, mode, suffix, inputs, expected):
     """Our forward on PyTorch's inputs, then our backward on what it saved
     and PyTorch's output gradient, every dropout off; each result compared
     with PyTorch's."""
-    folder = os.path.join(args.artifacts, f"{mode}-validate")
+    folder = os.path.join(args.artifacts, f"{mode}-validate{suffix}")
     saved = [os.path.join(args.work, f"{mode}_ours_{name}.npy")
              for name in ("out",) + SAVED]
     weights = [inputs[name] for name in WEIGHTS]
@@ -449,19 +470,63 @@ def validate(args, runner, mode, inputs, expected):
 
 # --- the report --------------------------------------------------------------
 
+def ours_times(runs):
+    """{step: ms} of one backend's runs of a mode: @gpt_forward's median,
+    and its sum with @gpt_backward's."""
+    forward = harness.median(runs.get("gpt_forward"))
+    backward = harness.median(runs.get("gpt_backward"))
+    return {"forward": forward,
+            "forward_backward": None if forward is None or backward is None
+            else forward + backward}
+
+
+def ours_notes(title, label, runs):
+    """The report's notes on one backend's runs of a mode: failures,
+    allocations, validation, peak memory."""
+    notes = []
+    for name in ("gpt_forward", "gpt_backward"):
+        run = runs.get(name, {})
+        if "error" in run:
+            notes.append(f"{label}, {title} {name}: {run['error']}: "
+                         + " / ".join(run.get("lines", [])[-2:]))
+        elif run.get("allocations_per_execution"):
+            notes.append(f"{label}, {title} {name}: "
+                         f"{run['allocations_per_execution']} device "
+                         "allocations per execution")
+    validation = runs.get("validation")
+    if validation:
+        worst = max((c.get("relative_error", float("inf"))
+                     for c in validation.get("comparisons", {}).values()),
+                    default=None)
+        notes.append(
+            f"{label}, {title}: validation against PyTorch (dropout off) "
+            f"{'passed' if validation.get('passed') else 'FAILED'}; "
+            f"forward {validation.get('forward')}, backward "
+            f"{validation.get('backward', 'not run')}; largest relative "
+            f"error {harness.cell(worst, '.2e')} over "
+            f"{len(validation.get('comparisons', {}))} tensors")
+    peaks = [runs.get(name, {}).get("peak_gib")
+             for name in ("gpt_forward", "gpt_backward")]
+    peak = max((p for p in peaks if p is not None), default=None)
+    if peak is not None:
+        notes.append(f"{label}, {title}: peak device memory per GPU "
+                     f"{harness.cell(peak, '.1f')} GiB (the larger of "
+                     "@gpt_forward's and @gpt_backward's, inputs and outputs "
+                     "included)")
+    return notes
+
+
 def run_report(args):
     torch_results, ours_results = harness.load_results(args.work)
     method = torch_results.get("method", {})
     d = args.devices
+    variants = backends(d)
     rows, ratios, notes = [], [], []
     for mode, title in MODES:
         torch_mode = torch_results.get("modes", {}).get(mode, {})
-        ours = ours_results.get("runs", {}).get(mode, {})
-        forward = harness.median(ours.get("gpt_forward"))
-        backward = harness.median(ours.get("gpt_backward"))
-        ours_times = {"forward": forward,
-                      "forward_backward": None if forward is None or backward is None
-                      else forward + backward}
+        ours = [(label, ours_results.get("runs", {}).get(mode + suffix, {}))
+                for suffix, _, label in variants]
+        times = [ours_times(runs) for _, runs in ours]
         for step, factor in (("forward", 1), ("forward_backward", 3)):
             flop = factor * FORWARD_FLOP / d
             ideal = harness.median(torch_mode.get("ideal", {}).get(step))
@@ -470,49 +535,29 @@ def run_report(args):
             compiled_ms = harness.median(compiled.get(step))
             label = f"{title}, {step.replace('_', '+')}"
             rows.append([label] + [harness.time_cell(value, flop) for value in
-                                   (ideal, eager, compiled_ms, ours_times[step])])
-            ratios.append([
-                label,
-                harness.cell(harness.ratio(ours_times[step], ideal), ".3f"),
-                harness.cell(harness.ratio(eager, ideal), ".3f"),
-                harness.cell(harness.ratio(eager, ours_times[step]), ".3f"),
-                harness.cell(harness.ratio(compiled_ms, ours_times[step]), ".3f")])
+                                   [ideal, eager, compiled_ms]
+                                   + [t[step] for t in times]])
+            row = [label, harness.cell(harness.ratio(eager, ideal), ".3f")]
+            for t in times:
+                row += [harness.cell(harness.ratio(t[step], ideal), ".3f"),
+                        harness.cell(harness.ratio(eager, t[step]), ".3f"),
+                        harness.cell(harness.ratio(compiled_ms, t[step]), ".3f")]
+            ratios.append(row)
             if "error" in compiled and step == "forward":
                 notes.append(f"torch.compile of the {title} layer: {compiled['error']}")
-        for name in ("gpt_forward", "gpt_backward"):
-            run = ours.get(name, {})
-            if "error" in run:
-                notes.append(f"ours {mode} {name}: {run['error']}: "
-                             + " / ".join(run.get("lines", [])[-2:]))
-            elif run.get("allocations_per_execution"):
-                notes.append(f"ours {mode} {name}: "
-                             f"{run['allocations_per_execution']} device "
-                             "allocations per execution")
-        validation = ours.get("validation")
-        if validation:
-            worst = max((c.get("relative_error", float("inf"))
-                         for c in validation.get("comparisons", {}).values()),
-                        default=None)
-            notes.append(
-                f"{title}: validation against PyTorch (dropout off) "
-                f"{'passed' if validation.get('passed') else 'FAILED'}; "
-                f"forward {validation.get('forward')}, backward "
-                f"{validation.get('backward', 'not run')}; largest relative "
-                f"error {harness.cell(worst, '.2e')} over "
-                f"{len(validation.get('comparisons', {}))} tensors")
         peak = torch_mode.get("eager", {}).get("peak_gib")
-        ours_peaks = [ours.get(name, {}).get("peak_gib")
-                      for name in ("gpt_forward", "gpt_backward")]
-        ours_peak = max((p for p in ours_peaks if p is not None), default=None)
-        if peak is not None or ours_peak is not None:
-            notes.append(
-                f"{title}: peak device memory per GPU, PyTorch eager "
-                f"{harness.cell(peak, '.1f')} GiB (its forward+backward), ours "
-                f"{harness.cell(ours_peak, '.1f')} GiB (the larger of "
-                "@gpt_forward's and @gpt_backward's, inputs and outputs "
-                "included)")
-    columns = ["PyTorch compute only (ideal)", "PyTorch eager", "torch.compile",
-               "ours"]
+        if peak is not None:
+            notes.append(f"{title}: peak device memory per GPU, PyTorch eager "
+                         f"{harness.cell(peak, '.1f')} GiB (its "
+                         "forward+backward)")
+        for label, runs in ours:
+            notes += ours_notes(title, label, runs)
+    columns = ["PyTorch compute only (ideal)", "PyTorch eager", "torch.compile"]
+    columns += [label for _, _, label in variants]
+    ratio_columns = ["layer", "eager ÷ ideal"]
+    for _, _, label in variants:
+        ratio_columns += [f"{label} ÷ ideal", f"eager ÷ {label}",
+                          f"compile ÷ {label}"]
     lines = [f"# The GPT-3 layer on {d} GPUs: ours and PyTorch", ""]
     lines += harness.environment_lines(torch_results.get("environment"),
                                        ours_results)
@@ -529,9 +574,7 @@ def run_report(args):
         "", "Median ms / model TFLOP/s per GPU:", ""]
     lines += harness.markdown_table(["layer"] + columns, rows)
     lines += ["", "Ratios (time ÷ time):", ""]
-    lines += harness.markdown_table(
-        ["layer", "ours ÷ ideal", "eager ÷ ideal", "eager ÷ ours",
-         "compile ÷ ours"], ratios)
+    lines += harness.markdown_table(ratio_columns, ratios)
     if notes:
         lines += ["", "Notes:", ""] + [f"- {note}" for note in notes]
     harness.write_report(lines, args, torch_results, ours_results)
