@@ -28,7 +28,11 @@ static Operation *getRepeatingView(Value value) {
 /// The order of `resultDims` that follows `reference` (an operand's layout
 /// over `operandDims`) through shared factors: result dims the operand does
 /// not have first, in logical order, then the others in the operand's
-/// memory order.
+/// memory order, each where its innermost factor lies. A result dim that
+/// merges factors apart in memory (attention's heads and head dim, with
+/// the sequence between them) then keeps the operand's fastest factor
+/// fastest, so that the copy making it reads and writes runs of it rather
+/// than transposing.
 static SmallVector<int64_t> followOrder(const Layout &reference,
                                         const DimFactors &operandDims,
                                         const DimFactors &resultDims) {
@@ -36,17 +40,23 @@ static SmallVector<int64_t> followOrder(const Layout &reference,
   for (auto [dim, factors] : llvm::enumerate(resultDims))
     for (int64_t factor : factors)
       resultDimOf[factor] = dim;
-  SmallVector<int64_t> mapped;
+  // Each result dim's innermost factor's place in the operand's memory
+  // order.
+  DenseMap<int64_t, int64_t> innermost;
+  int64_t place = 0;
   for (int64_t dim : reference.order)
     for (int64_t factor : operandDims[dim]) {
       auto it = resultDimOf.find(factor);
-      if (it != resultDimOf.end() && !llvm::is_contained(mapped, it->second))
-        mapped.push_back(it->second);
+      if (it != resultDimOf.end())
+        innermost[it->second] = place;
+      ++place;
     }
-  SmallVector<int64_t> order;
+  SmallVector<int64_t> order, mapped;
   for (int64_t dim = 0, rank = resultDims.size(); dim < rank; ++dim)
-    if (!llvm::is_contained(mapped, dim))
-      order.push_back(dim);
+    (innermost.count(dim) ? mapped : order).push_back(dim);
+  llvm::stable_sort(mapped, [&](int64_t a, int64_t b) {
+    return innermost.lookup(a) < innermost.lookup(b);
+  });
   llvm::append_range(order, mapped);
   return order;
 }

@@ -108,3 +108,19 @@ func.func @laid_out_for_a_communication(%x: tensor<4x8xf32, #fuser.sharding<#mes
   %2 = fuser.comm.all_to_all %1 axis = 0 : tensor<4x8xf32, #fuser.sharding<#mesh, [[1], [0]]>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[1, 0], []]>>
   return %2 : tensor<4x8xf32, #fuser.sharding<#mesh, [[1, 0], []]>>
 }
+
+// -----
+
+// A reshape merging dims apart in memory (attention's heads and head dim,
+// the sequence between them: a permute's view) keeps the fastest factor
+// fastest: the copy it needs moves runs of the head dim, not a transpose.
+// CHECK-LABEL: func.func @merged_dims_keep_the_fastest_factor
+// CHECK: fuser.reshape {{.*}} -> tensor<1x8x8xf32, #fuser.sharding<#fuser.mesh<[1]>, {{\[}}[], [], []]>>
+#mesh = #fuser.mesh<[1]>
+#heads = #fuser.sharding<#mesh, [[], [], [], []], order = [0, 2, 1, 3]>
+#r3 = #fuser.sharding<#mesh, [[], [], []]>
+func.func @merged_dims_keep_the_fastest_factor(%permuted: tensor<1x8x4x2xf32, #heads>) {
+  %0 = fuser.reshape %permuted : tensor<1x8x4x2xf32, #heads> -> tensor<1x8x8xf32, #r3>
+  %1 = fuser.neg %0 : tensor<1x8x8xf32, #r3> -> tensor<1x8x8xf32, #r3>
+  return
+}
