@@ -162,7 +162,7 @@ FailureOr<Value> ElementEmitter::compute(Operation *producer, OpResult result,
           for (int64_t dim : group)
             sizes.push_back(shape[dim]);
           for (auto [dim, expr] :
-               llvm::zip(group, delinearize(index[position], sizes)))
+               llvm::zip(group, delinearizeLanes(index[position], sizes)))
             source[dim] = expr;
         }
         return element(op.getSrc(), source);
@@ -183,6 +183,23 @@ FailureOr<Value> ElementEmitter::compute(Operation *producer, OpResult result,
             .getResult();
       })
       .Default([](Operation *) { return failure(); });
+}
+
+SmallVector<AffineExpr>
+ElementEmitter::delinearizeLanes(AffineExpr linear,
+                                 ArrayRef<int64_t> sizes) const {
+  // A group of lanes that starts on a multiple of the width and cannot
+  // cross the innermost size stays within one run of it: the lane is added
+  // after the split, so that the innermost index alone depends on it (and
+  // a vector access of a merged dim, attention's heads and head dim, can
+  // still be one vector load).
+  AffineExpr base = simplifyAffineExpr(linear - lane(), coordinates.size(), 0);
+  if (width == 1 || sizes.empty() || sizes.back() % width != 0 ||
+      base.isFunctionOfDim(0) || base.getLargestKnownDivisor() % width != 0)
+    return delinearize(linear, sizes);
+  SmallVector<AffineExpr> split = delinearize(base, sizes);
+  split.back() = split.back() + lane();
+  return split;
 }
 
 std::optional<SmallVector<AffineExpr>>

@@ -51,6 +51,11 @@ public:
   AffineExpr bind(Value value);
   /// The lane coordinate (0 .. vectorWidth - 1).
   AffineExpr lane() const;
+  /// `linear` (an index into dims of `sizes`, row-major) split into one
+  /// index per dim, keeping the lane in the innermost where a group of
+  /// lanes cannot cross it.
+  SmallVector<AffineExpr> delinearizeLanes(AffineExpr linear,
+                                           ArrayRef<int64_t> sizes) const;
   /// Computes lane `lane` from now on.
   void setLane(int64_t lane) { currentLane = lane; }
   /// The lane being computed.

@@ -123,3 +123,22 @@ func.func @column_sums(%x: tensor<96x256xf32, #rep>) -> tensor<256xf32, #rep1> {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32)
 // CHECK: vector.load %{{.*}} : memref<96x256xf32>, vector<4xf32>
 // CHECK: vector.store %{{.*}} : memref<256xf32>, vector<4xf32>
+
+// -----
+
+// Attention's output [b, h, s, d] laid out as the out-projection reads it,
+// [b, s, h*d]: a copy whose merged dim keeps the head dim fastest, so each
+// thread's eight lanes are consecutive elements of one head on both sides,
+// read and written as 16-byte vectors.
+#mesh = #fuser.mesh<[1]>
+#r4 = #fuser.sharding<#mesh, [[], [], [], []]>
+#r3 = #fuser.sharding<#mesh, [[], [], []]>
+func.func @heads_merged(%out: tensor<1x4x16x64xbf16, #r4>) -> tensor<1x16x256xbf16, #r3> {
+  %p = fuser.permute %out perm = [0, 2, 1, 3] : tensor<1x4x16x64xbf16, #r4> -> tensor<1x16x4x64xbf16, #r4>
+  %m = fuser.reshape %p : tensor<1x16x4x64xbf16, #r4> -> tensor<1x16x256xbf16, #r3>
+  return %m : tensor<1x16x256xbf16, #r3>
+}
+// CHECK-LABEL: gpu.func @heads_merged_kernel_0
+// CHECK-SAME: (%[[IN:.*]]: memref<1x16x4x64xbf16, strided<[4096, 64, 1024, 1]>>, %[[OUT:.*]]: memref<1x16x256xbf16>)
+// CHECK: vector.load %[[IN]][{{.*}}] {alignment = 16 : i64} : memref<1x16x4x64xbf16, strided<[4096, 64, 1024, 1]>>, vector<8xbf16>
+// CHECK: vector.store %{{.*}}, %[[OUT]][{{.*}}] {alignment = 16 : i64} : memref<1x16x256xbf16>, vector<8xbf16>
