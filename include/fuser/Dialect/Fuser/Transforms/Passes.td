@@ -216,8 +216,11 @@ def InferAllocationOrder : Pass<"fuser-infer-allocation-order", "func::FuncOp"> 
 
     Each op's results take the memory order of the operand with the most
     dims larger than 1 that is not row-major, mapped through the op's
-    factors: result dims the operand has keep its order, innermost last;
-    the others go outermost in their logical order. Results of library calls
+    factors: result dims the operand has keep its order, innermost last,
+    each placed where its innermost factor lies (a dim merging factors apart
+    in memory keeps the operand's fastest factor fastest, so the copy that
+    makes it moves runs instead of transposing); the others go outermost in
+    their logical order. Results of library calls
     (matmul, linear) stay row-major, and views keep the layout their alias
     analysis gave them.
   }];
