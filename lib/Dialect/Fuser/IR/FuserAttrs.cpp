@@ -479,6 +479,13 @@ std::string ShardingAttr::checkShape(ArrayRef<int64_t> shape) const {
   return {};
 }
 
+int64_t mlir::fuser::getElementBytes(Type elementType) {
+  if (!elementType.isIntOrFloat())
+    return 8;
+  return std::max<int64_t>(
+      1, llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8));
+}
+
 LogicalResult ShardingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -486,12 +493,9 @@ LogicalResult ShardingAttr::verifyEncoding(
   if (!problem.empty())
     return emitError() << problem;
   // Buffer sizes, strides and offsets are int64 byte and element counts.
-  // (index elements count as 8 bytes).
-  int64_t bytes =
-      elementType.isIntOrFloat()
-          ? std::max<int64_t>(
-                1, llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8))
-          : 8;
+  // (The parser verifies a tensor type whose element type it could not
+  // read with a null one, before it reports that.)
+  int64_t bytes = elementType ? getElementBytes(elementType) : 1;
   for (int64_t size : shape)
     if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes))
       return emitError() << "a tensor of shape [" << shape << "] and element "

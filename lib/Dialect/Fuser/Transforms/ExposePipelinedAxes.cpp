@@ -90,8 +90,7 @@ struct Pipeline {
     int64_t n = result.back(), k = input.back();
     int64_t rows = ShapedType::getNumElements(ArrayRef(result).drop_back());
     auto type = cast<RankedTensorType>(call->getResult(0).getType());
-    // Sub-byte elements (i1) take a byte each in the runtime's buffers.
-    int64_t elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+    int64_t elementBytes = getElementBytes(type.getElementType());
     int64_t rowBytes = (kind == Kind::AllgatherGemm ? k : n) * elementBytes;
     return {kind, teamSize, rows, n, k, rowBytes, copyEngineRing};
   }

@@ -28,8 +28,7 @@ static constexpr size_t kMaxRecomputedOps = 64;
 
 static int64_t getBytes(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  return type.getNumElements() * getElementBytes(type.getElementType());
 }
 
 /// Whether `op` is cheap to compute again wherever its operands are: an

@@ -50,8 +50,7 @@ bool mlir::hostir::canViewStorage(MemRefType type) {
 }
 
 int64_t mlir::hostir::getBufferBytes(MemRefType type) {
-  return type.getNumElements() *
-         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return type.getNumElements() * fuser::getElementBytes(type.getElementType());
 }
 
 LogicalResult TeamOp::verify() {

@@ -25,6 +25,9 @@ ShardingAttr getSharding(Type type);
 inline ShardingAttr getSharding(Value value) {
   return getSharding(value.getType());
 }
+/// The bytes one element of `elementType` takes in the runtime's buffers:
+/// sub-byte types (i1) a byte, index elements 8.
+int64_t getElementBytes(Type elementType);
 /// Sets the function's type to its entry block's argument types and the
 /// types its returns return, after a pass changed the encodings of either.
 void updateFunctionType(Operation *function);
