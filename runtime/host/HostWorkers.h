@@ -64,6 +64,8 @@ template <typename Body> void runWorkers(int64_t threads, const Body &body) {
 template <typename Body>
 void forEachBlock(int64_t count, int64_t blockSize, const Body &body) {
   int64_t blocks = (count + blockSize - 1) / blockSize;
+  if (blocks == 0)
+    return;
   std::atomic<int64_t> next{0};
   runWorkers(std::clamp<int64_t>(getHardwareThreads(), 1, blocks),
              [&](int64_t) {
