@@ -31,7 +31,7 @@ struct Context {
   double timeoutSeconds = 60.0;
   /// MPI_Init's bound: FUSER_STARTUP_TIMEOUT_S, or the larger of
   /// FUSER_TIMEOUT_S and kStartupSeconds.
-  double startupSeconds = 60.0;
+  double startupSeconds = kStartupSeconds;
   std::string lastError;
   host::HostBackend hostBackend;
   /// Started on first use.

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 namespace {
 /// f32 elements converted per read or write: a few hundred megabytes of

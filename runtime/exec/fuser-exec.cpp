@@ -87,7 +87,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <new>
 #include <optional>
 #include <sstream>

@@ -151,8 +151,7 @@ static std::optional<Pipeline> matchAllgather(AllgatherOp gather,
   Pipeline pipeline{Kind::AllgatherGemm, gather, {}, *dim, axis,
                     input.getMesh().getAxisSize(axis), 0, true};
   for (OpOperand &use : gather.getResult().getUses()) {
-    if (use.getOperandNumber() == 0 && isRowCall(use.getOwner(), *dim) &&
-        !llvm::is_contained(pipeline.calls, use.getOwner()))
+    if (use.getOperandNumber() == 0 && isRowCall(use.getOwner(), *dim))
       pipeline.calls.push_back(use.getOwner());
     else
       pipeline.gatheredReadWhole = true;
