@@ -168,6 +168,13 @@ LogicalResult ReshardPlanner::convertToSlice(ShardingAttr target, int64_t axis,
                    << " of mesh axis " << axis
                    << " as partial over that axis: the slice holds one "
                       "device of it";
+  // The collectives onto a slice (gather, reduce) leave the collapsed axis
+  // splitting nothing.
+  if (std::optional<int64_t> dim = target.getDimSplitBy(axis))
+    return error() << "cannot move a value onto the slice at index " << root
+                   << " of mesh axis " << axis << " with dim " << *dim
+                   << " split over that axis, which has one device there: "
+                      "state the dim unsplit on the slice";
   // Arrange everything on the source mesh, leaving only `axis` to collapse.
   ShardingAttr onSource = target.withMesh(sharding.getMesh());
   if (std::optional<int64_t> dim = sharding.getDimSplitBy(axis)) {
