@@ -8,7 +8,7 @@ set(FUSER_INSTALL_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/FuserMLIR)
 set(installed_libraries)
 if(TARGET FuserRuntime)
   list(APPEND installed_libraries FuserRuntime)
-  install(TARGETS fuser-exec RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  install(TARGETS fuser-exec fuser-calibrate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
           COMPONENT tools)
 endif()
 if(FUSER_ENABLE_COMPILER_RESOLVED)

@@ -457,6 +457,10 @@ int64_t fuser_device_memory_peak_bytes(void) {
 
 int32_t fuser_device_index(void) { return getBackend().getDeviceIndex(); }
 
+const char *fuser_device_name(void) {
+  return getBackend().getDeviceName().c_str();
+}
+
 FuserStatus fuser_copy(const FuserBuffer *source, const FuserBuffer *target) {
   if (source->dtype != target->dtype || source->rank != target->rank ||
       !std::equal(source->sizes, source->sizes + source->rank, target->sizes))

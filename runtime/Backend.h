@@ -79,6 +79,8 @@ public:
   virtual int64_t getDevicePeakBytes() const = 0;
   /// The device ordinal of the backend's GPU, -1 without one.
   virtual int32_t getDeviceIndex() const = 0;
+  /// The model of the device the backend computes on ("NVIDIA H200").
+  virtual const std::string &getDeviceName() const = 0;
   /// Same shape and element type, checked by the caller.
   virtual FuserStatus copy(const FuserBuffer &source,
                            const FuserBuffer &target) = 0;

@@ -2,6 +2,7 @@
 
 #include "Backend.h"
 #include "Internal.h"
+#include "Topology.h"
 #include "host/HostBackend.h"
 
 #include <mpi.h>
@@ -52,12 +53,13 @@ const char *launcherRank() {
   return "?";
 }
 
-/// MPI_Init, bounded like every other wait on the other ranks. It waits for
-/// every rank of the job to join; where one died before joining and the
+/// Runs `start` (MPI_Init and what every rank learns from the others at
+/// start), bounded like every other wait on the other ranks. MPI_Init waits
+/// for every rank of the job to join; where one died before joining and the
 /// launcher lets the job go on (mpirun --enable-recovery), it never returns.
 /// A thread blocked in MPI cannot be given an error to return, so past the
 /// bound the process ends with a message naming the problem.
-int initMpiWithin(double seconds, int *argc, char ***argv) {
+template <typename Start> FuserStatus startWithin(double seconds, Start start) {
   std::mutex mutex;
   std::condition_variable joined;
   bool done = false;
@@ -74,14 +76,14 @@ int initMpiWithin(double seconds, int *argc, char ***argv) {
     std::fflush(stderr);
     std::_Exit(1);
   });
-  int result = MPI_Init(argc, argv);
+  FuserStatus status = start();
   {
     std::lock_guard<std::mutex> lock(mutex);
     done = true;
   }
   joined.notify_one();
   watchdog.join();
-  return result;
+  return status;
 }
 } // namespace
 
@@ -141,15 +143,27 @@ FuserStatus fuser_init(int *argc, char ***argv) {
   context.startupSeconds = std::max(context.timeoutSeconds, kStartupSeconds);
   if (!readSeconds("FUSER_STARTUP_TIMEOUT_S", context.startupSeconds))
     return FUSER_FAILED;
-  int running = 0;
-  MPI_Initialized(&running);
-  if (!running) {
-    if (initMpiWithin(context.startupSeconds, argc, argv) != MPI_SUCCESS)
-      return fail("MPI_Init failed");
-    context.startedMpi = true;
-  }
-  // Failures are reported as messages, not by MPI aborting on its own.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  FuserStatus started = startWithin(context.startupSeconds, [&] {
+    int running = 0;
+    MPI_Initialized(&running);
+    if (!running) {
+      if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return fail("MPI_Init failed");
+      context.startedMpi = true;
+    }
+    // Failures are reported as messages, not by MPI aborting on its own.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    // Every rank reads the same topology and fails alike: they end MPI
+    // together rather than leave the launcher to report ranks that quit.
+    FuserStatus learnt = learnTopology();
+    if (learnt != FUSER_OK && context.startedMpi) {
+      MPI_Finalize();
+      context.startedMpi = false;
+    }
+    return learnt;
+  });
+  if (started != FUSER_OK)
+    return started;
   context.initialized = true;
   return FUSER_OK;
 }

@@ -10,6 +10,9 @@ source "$(dirname "$0")/lib/build.sh"
 
 artifacts=${1:-$FUSER_ROOT/gpu-artifacts}
 build=${2:-$FUSER_ROOT/build}
+# The tests' plans are the built-in calibration's, not those of whichever
+# machine this one calibrated (the benchmarks' builds take the machine's).
+export FUSER_CALIBRATION=builtin
 fuser_install_packages
 fuser_build "$build" -DFUSER_ENABLE_COMPILER=ON >/dev/null
 rm -rf "$artifacts"
@@ -26,10 +29,11 @@ compile() { # <library> <program.mlir> [fuser-compile options...]
 }
 runs="$artifacts/runs.txt"
 : >"$runs"
-# run <ranks> <library> <program> <iterations> [sanitize] [graph]: a line of
-# the list run-gpu-tests.sh reads; "sanitize" runs it under compute-sanitizer
-# too, "graph" once more replaying a CUDA graph of one execution
-# (fuser-exec --graph).
+# run <ranks> <library> <program> <iterations> [sanitize] [graph]
+# [two-nodes]: a line of the list run-gpu-tests.sh reads; "sanitize" runs it
+# under compute-sanitizer too, "graph" once more replaying a CUDA graph of
+# one execution (fuser-exec --graph), "two-nodes" once more with half the
+# ranks on each of two simulated nodes.
 run() { echo "$*" >>"$runs"; }
 programs_of() { sed -n 's/^func\.func @\([A-Za-z0-9_]*\).*/\1/p' "$1"; }
 
@@ -60,6 +64,18 @@ for library in pipelines-collective.so pipelines-ring-nccl.so pipelines-ring-ipc
                pipelines-none.so pipelines-auto.so; do
   for program in $(programs_of "$e2e/pipelines.mlir"); do
     run 2 "$library" "$program" 100 graph
+  done
+done
+# Compiled for nodes of one rank: the rings between them move their blocks
+# over NCCL (the compiler warns that CUDA IPC cannot reach them), and auto
+# weighs the network link.
+compile pipelines-ring-two-nodes.so "$e2e/pipelines.mlir" --pipelining=ring \
+  --backend=cuda_ipc --ranks-per-node=1 2>/dev/null
+compile pipelines-auto-two-nodes.so "$e2e/pipelines.mlir" --pipelining=auto \
+  --backend=cuda_ipc --ranks-per-node=1
+for library in pipelines-ring-two-nodes.so pipelines-auto-two-nodes.so; do
+  for program in $(programs_of "$e2e/pipelines.mlir"); do
+    run 2 "$library" "$program" 20 two-nodes
   done
 done
 volume="$FUSER_ROOT/test/scenarios/communication-volume.mlir"
@@ -135,5 +151,11 @@ for library in overlap-collective.so overlap-ring-ipc.so overlap-ring-nccl.so; d
       run 2 "$library" "${program}_$size" 20
     done
   done
+done
+# auto for two nodes of one GPU: what it plans between them runs over NCCL.
+compile overlap-auto-two-nodes.so "$overlap" --backend=cuda_ipc --pipelining=auto \
+  --ranks-per-node=1 --reshard-placement=after
+for program in ag_gemm gemm_rs; do
+  run 2 overlap-auto-two-nodes.so "${program}_8192_8192_8192" 20 two-nodes
 done
 echo "$(wc -l <"$runs") runs in $artifacts"

@@ -4,6 +4,8 @@
 # every program scripts/build-gpu-artifacts.sh compiled on as many GPUs as
 # it has ranks, each checked against its CPU reference, the programs the
 # list marks "graph" once more as CUDA graph replays (fuser-exec --graph),
+# the ones it marks "two-nodes" once more on two simulated nodes
+# (FUSER_RANKS_PER_NODE, with the runtime's tests of nodes),
 # the ones it marks "sanitize" under compute-sanitizer memcheck and
 # racecheck, and the TP MLPs from Python with PyTorch tensors on the GPUs
 # (where python3 has PyTorch and pybind11).
@@ -14,9 +16,9 @@
 # The log folder gets, as they are written, this script's output
 # (run-gpu-tests.log) and one log per sanitizer run (<tool>.<library>.<program>.log).
 # Environment:
-#   FUSER_GPU_STEPS   which steps to run, of "gtest runs graphs memcheck
-#                     racecheck python" (all by default), so that each can
-#                     be a command of its own
+#   FUSER_GPU_STEPS   which steps to run, of "gtest runs graphs nodes
+#                     memcheck racecheck python" (all by default), so that
+#                     each can be a command of its own
 #   FUSER_GPU_FILTER  an extended regex: only the runs whose line of runs.txt matches
 #   FUSER_SANITIZER_OPTIONS  more compute-sanitizer options, e.g.
 #                     "--kernel-name-exclude kns=nccl"
@@ -31,7 +33,7 @@ source "$root/scripts/lib/tally.sh"
 artifacts=$(cd "${1:-$root/gpu-artifacts}" && pwd)
 build=${2:-$root/build-gpu}
 logs=${3:-$build/logs}
-steps=" ${FUSER_GPU_STEPS:-gtest runs graphs memcheck racecheck python} "
+steps=" ${FUSER_GPU_STEPS:-gtest runs graphs nodes memcheck racecheck python} "
 filter=${FUSER_GPU_FILTER:-.}
 # NCCL probes kernel images it does not ship for every architecture
 # (cudaFuncGetAttributes returning cudaErrorNoKernelImageForDevice, which
@@ -101,7 +103,16 @@ if has_step gtest; then
   done
 fi
 
-# Each line: <ranks> <library> <program> <iterations> [sanitize] [graph].
+# Two simulated nodes of half the ranks each: what the runtime knows of
+# them, and CUDA IPC refused between them.
+if has_step nodes && ((capacity >= 2)); then
+  run_gtest on_ranks 2 -x FUSER_TIMEOUT_S=5 -x FUSER_EXPECT_GPU=1 \
+    -x FUSER_RANKS_PER_NODE=1 "$build/runtime/test/FuserRuntimeTests" \
+    --gtest_filter='Topology.*:CudaIpc.TeamsAcrossNodesCannotShare:CudaCollectives.*' </dev/null
+fi
+
+# Each line: <ranks> <library> <program> <iterations> [sanitize] [graph]
+# [two-nodes].
 # As graph replays, the iterations after the first replay a graph captured
 # after it. Under a sanitizer a program runs twice (the first execution
 # allocates, the second reuses), each rank wrapped, and any report fails
@@ -122,6 +133,12 @@ while read -r ranks library program iterations flags; do
     echo "== $library $program --graph"
     run_check on_ranks "$ranks" -x FUSER_TIMEOUT_S=120 \
       "${exec_program[@]}" --iterations "$iterations" --graph </dev/null
+  fi
+  if has_step nodes && [[ " $flags " == *" two-nodes "* ]]; then
+    echo "== $library $program on two nodes"
+    run_check on_ranks "$ranks" -x FUSER_TIMEOUT_S=120 \
+      -x FUSER_RANKS_PER_NODE=$((ranks / 2)) "${exec_program[@]}" \
+      --iterations "$iterations" </dev/null
   fi
   [[ " $flags " == *" sanitize "* ]] || continue
   for tool in memcheck racecheck; do

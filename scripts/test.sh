@@ -28,6 +28,14 @@ for ranks in 2 4; do
   done
 done
 
+# 4 ranks as 2 simulated nodes (FUSER_RANKS_PER_NODE): the topology and
+# the teams across nodes.
+for tree in "$build" "$build-runtime-only"; do
+  run_gtest mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=2 \
+    -x FUSER_RANKS_PER_NODE=2 "${fuser_sanitizer_mpirun_options[@]}" -np 4 \
+    "$tree/runtime/test/FuserRuntimeTests" --gtest_filter='Topology.*:Teams.*'
+done
+
 # Python bindings, through ctest so that the interpreter is the one CMake
 # built the module for.
 python_output=$(ctest --test-dir "$build" -R '^python-tests$' -V 2>&1) || true

@@ -17,6 +17,10 @@ config.substitutions.append(("%fuser_src_root", config.fuser_src_root))
 config.substitutions.append(("%fuser_obj_root", config.fuser_obj_root))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+# pipelining=auto plans with the built-in calibration unless a test names
+# one: the machine's own (fuser-calibrate's, in the user's folder) would
+# make plans depend on where the tests run.
+config.environment["FUSER_CALIBRATION"] = "builtin"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["fuser-opt", "fuser-fuzz"],
@@ -47,8 +51,9 @@ if config.fuser_sanitizer_interpreter_environment:
 # End-to-end runs: compiled programs executed on MPI ranks.
 if os.path.exists(os.path.join(config.fuser_tools_dir, "fuser-exec")):
     config.available_features.add("mpi")
-    llvm_config.add_tool_substitutions(["fuser-compile", "fuser-exec"],
-                                       [config.fuser_tools_dir])
+    llvm_config.add_tool_substitutions(
+        ["fuser-compile", "fuser-exec", "fuser-calibrate"],
+        [config.fuser_tools_dir])
     mpirun = ["mpirun --allow-run-as-root --oversubscribe -x FUSER_TIMEOUT_S=30"]
     mpirun += filter(None, config.fuser_sanitizer_mpirun_options.split(";"))
     config.substitutions.append(("%mpirun", " ".join(mpirun)))

@@ -20,6 +20,7 @@
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
+#include "fuser/Dialect/Fuser/Transforms/PipelineCalibration.h"
 #include "fuser/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -83,19 +84,59 @@ LogicalResult writePTX(ModuleOp module, StringRef path) {
   return success();
 }
 
+/// How pipelines overlap for `target`: the option's, else auto on GPUs.
+mlir::fuser::PipeliningPolicy getPipelining(const ::fuser::CompileOptions &options,
+                                            HostTarget target) {
+  return options.pipelining.value_or(
+      target == HostTarget::CUDA ? mlir::fuser::PipeliningPolicy::Auto
+                                 : mlir::fuser::PipeliningPolicy::Collective);
+}
+
+/// What the programs were planned for: the calibration `auto` weighs
+/// (none for a fixed mode) and the ranks of each node.
+struct PlannedMachine {
+  std::optional<mlir::fuser::PipelineCalibration> calibration;
+  int64_t worldSize;
+  int64_t ranksPerNode;
+};
+
+/// Finds the calibration once for every program of `module` (they share
+/// the world): the programs are planned with it, and the metadata says so.
+FailureOr<PlannedMachine> planMachine(ModuleOp module,
+                                      const ::fuser::CompileOptions &options) {
+  PlannedMachine planned;
+  planned.worldSize = mlir::fuser::getRequiredWorldSize(module);
+  planned.ranksPerNode = options.ranksPerNode;
+  if (getPipelining(options, options.target) !=
+      mlir::fuser::PipeliningPolicy::Auto)
+    return planned;
+  llvm::Expected<mlir::fuser::PipelineCalibration> found =
+      mlir::fuser::findCalibration(options.pipeliningCalibration,
+                                   planned.worldSize, options.ranksPerNode);
+  if (!found)
+    return module.emitError(llvm::toString(found.takeError()));
+  if (!planned.ranksPerNode)
+    planned.ranksPerNode = found->machine.ranksPerNode;
+  planned.calibration = std::move(*found);
+  return planned;
+}
+
 /// Lowers the fuser functions of `module` to the LLVM dialect for
 /// `target`, posting communications on `backend`.
 LogicalResult lowerToLLVM(ModuleOp module, HostTarget target,
                           hostir::Backend backend,
-                          const ::fuser::CompileOptions &options) {
+                          const ::fuser::CompileOptions &options,
+                          const PlannedMachine &planned) {
   PassManager pm(module.getContext());
   ::fuser::FuserToHostIRPipelineOptions pipeline;
   pipeline.backend = backend;
   pipeline.streams = options.streams;
-  pipeline.pipelining = options.pipelining.value_or(
-      target == HostTarget::CUDA ? mlir::fuser::PipeliningPolicy::Auto
-                                 : mlir::fuser::PipeliningPolicy::Collective);
-  pipeline.pipeliningCalibration = options.pipeliningCalibration;
+  pipeline.pipelining = getPipelining(options, target);
+  if (planned.calibration)
+    pipeline.pipeliningCalibration = planned.calibration->path.empty()
+                                         ? std::string("builtin")
+                                         : planned.calibration->path;
+  pipeline.ranksPerNode = planned.ranksPerNode;
   pipeline.reshardPlacement = options.reshardPlacement;
   pipeline.cacheAllocations = options.cacheAllocations;
   ::fuser::buildFuserToHostIRPipeline(pm, pipeline);
@@ -284,14 +325,23 @@ compileToLLVMDialect(ModuleOp module, const CompileOptions &options) {
     addReference(*lowered.references, function);
   }
 
+  FailureOr<PlannedMachine> planned = planMachine(module, options);
+  if (failed(planned))
+    return failure();
   // The references run on one device and communicate nothing.
-  if (failed(lowerToLLVM(module, options.target, backend, options)) ||
+  PlannedMachine single{mlir::fuser::PipelineCalibration::h200(), 1, 0};
+  if (failed(lowerToLLVM(module, options.target, backend, options, *planned)) ||
       failed(lowerToLLVM(*lowered.references, HostTarget::CPU,
-                         hostir::Backend::MPI, options)))
+                         hostir::Backend::MPI, options, single)))
     return failure();
 
   // The metadata travels inside the library.
-  lowered.metadata = writeMetadata(programs, options);
+  lowered.metadata = writeMetadata(
+      programs, options,
+      {planned->calibration ? planned->calibration->describe() : "",
+       planned->calibration ? planned->calibration->machine
+                            : mlir::fuser::CalibratedMachine(),
+       planned->ranksPerNode ? planned->ranksPerNode : planned->worldSize});
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToEnd(module.getBody());
   auto text = builder.getStringAttr(lowered.metadata + std::string(1, '\0'));

@@ -76,7 +76,8 @@ std::optional<fuser::ProgramInfo> fuser::describeProgram(FuncOp function) {
 }
 
 std::string fuser::writeMetadata(ArrayRef<ProgramInfo> programs,
-                                 const CompileOptions &options) {
+                                 const CompileOptions &options,
+                                 const PlannedFor &machine) {
   bool cuda = options.target == mlir::fuser::HostTarget::CUDA;
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -87,6 +88,17 @@ std::string fuser::writeMetadata(ArrayRef<ProgramInfo> programs,
     json.attribute("target", cuda ? "cuda" : "cpu");
     if (cuda)
       json.attribute("chip", options.chip);
+    json.attribute("ranks_per_node", machine.ranksPerNode);
+    if (!machine.calibration.empty())
+      json.attributeObject("calibration", [&] {
+        json.attribute("used", machine.calibration);
+        if (!machine.calibrated.gpu.empty())
+          json.attribute("gpu", machine.calibrated.gpu);
+        if (machine.calibrated.devices)
+          json.attribute("devices", machine.calibrated.devices);
+        if (machine.calibrated.ranksPerNode)
+          json.attribute("ranks_per_node", machine.calibrated.ranksPerNode);
+      });
     json.attributeArray("programs", [&] {
       for (const ProgramInfo &program : programs)
         json.object([&] {

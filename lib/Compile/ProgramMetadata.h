@@ -1,8 +1,9 @@
 //===- ProgramMetadata.h - what a compiled library says of itself -*- C++ -*-//
 //
 // The JSON document a compiled library carries (as the string
-// `fuser_program_metadata`) and writes next to itself: its target and, per
-// program, its entry points and the global shape, element type and
+// `fuser_program_metadata`) and writes next to itself: its target, the
+// machine it was planned for (nodes, the calibration `auto` weighed) and,
+// per program, its entry points and the global shape, element type and
 // sharding of each input and output. fuser-exec reads it.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 #define FUSER_LIB_COMPILE_PROGRAMMETADATA_H
 
 #include "fuser/Compile/Compile.h"
+#include "fuser/Dialect/Fuser/Transforms/PipelineCalibration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -33,12 +35,23 @@ struct ProgramInfo {
   std::vector<TensorInfo> inputs, outputs;
 };
 
+/// The machine the programs were planned for.
+struct PlannedFor {
+  /// The calibration pipelining=auto weighed (its description), empty
+  /// under a fixed mode, and the machine it was measured on.
+  std::string calibration;
+  mlir::fuser::CalibratedMachine calibrated;
+  /// The ranks of each node the programs were compiled for.
+  int64_t ranksPerNode;
+};
+
 /// The signature of `function`, or an error on it for a type the runtime
 /// cannot hold.
 std::optional<ProgramInfo> describeProgram(mlir::func::FuncOp function);
 
 std::string writeMetadata(llvm::ArrayRef<ProgramInfo> programs,
-                          const CompileOptions &options);
+                          const CompileOptions &options,
+                          const PlannedFor &machine);
 
 } // namespace fuser
 

@@ -47,6 +47,7 @@ void ::fuser::buildFuserToHostIRPipeline(
   expose.pipelining = options.pipelining;
   expose.backend = options.backend;
   expose.calibration = options.pipeliningCalibration;
+  expose.ranksPerNode = options.ranksPerNode;
   functions.addPass(passes::createExposePipelinedAxes(expose));
   functions.addPass(passes::createReorderShardedAxis());
   functions.addPass(passes::createMarkAliases());

@@ -130,6 +130,17 @@ std::vector<int64_t> Mesh::team(int64_t device,
   return members;
 }
 
+bool Mesh::teamsSpanNodes(const std::vector<int64_t> &axes,
+                          int64_t ranksPerNode) const {
+  for (int64_t device : devices) {
+    int64_t node = device / ranksPerNode;
+    for (int64_t member : team(device, axes))
+      if (member / ranksPerNode != node)
+        return true;
+  }
+  return false;
+}
+
 std::optional<int64_t> Mesh::indexInTeam(int64_t device,
                                          const std::vector<int64_t> &axes) const {
   std::vector<int64_t> members = team(device, axes);

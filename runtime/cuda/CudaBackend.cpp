@@ -3,6 +3,7 @@
 #include "CudaBackend.h"
 #include "MatmulEngine.h"
 #include "../Internal.h"
+#include "../Topology.h"
 
 #include <mpi.h>
 
@@ -105,11 +106,20 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
     return nullptr;
   }
   // NCCL refuses two ranks of one host on one GPU: ranks that share GPUs
-  // tell it they are hosts of their own, and talk through sockets.
-  if (*ranksPerGpu > 1 && !std::getenv("NCCL_HOSTID"))
-    setenv("NCCL_HOSTID",
-           ("fuser-rank-" + std::to_string(fuser_rank())).c_str(),
-           /*overwrite=*/0);
+  // tell it they are hosts of their own, and talk through sockets. Ranks
+  // of simulated nodes tell it their node, so that between nodes it takes
+  // its network transport as between hosts.
+  if (!std::getenv("NCCL_HOSTID")) {
+    if (*ranksPerGpu > 1)
+      setenv("NCCL_HOSTID",
+             ("fuser-rank-" + std::to_string(fuser_rank())).c_str(),
+             /*overwrite=*/0);
+    else if (nodesAreSimulated())
+      setenv("NCCL_HOSTID",
+             ("fuser-node-" + std::to_string(fuser_node_of_rank(fuser_rank())))
+                 .c_str(),
+             /*overwrite=*/0);
+  }
   std::unique_ptr<CudaBackend> backend(new CudaBackend());
   backend->device = device;
   if (checkCuda(cudaSetDevice(backend->device), "fuser_use_backend",
@@ -129,6 +139,11 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
       resolve(backend->driver.graphExecBatchMemOpNodeSetParams,
               "cuGraphExecBatchMemOpNodeSetParams"))
     return nullptr;
+  cudaDeviceProp properties;
+  if (checkCuda(cudaGetDeviceProperties(&properties, backend->device),
+                "fuser_use_backend", "cudaGetDeviceProperties"))
+    return nullptr;
+  backend->deviceName = properties.name;
 
   // The pool keeps what programs free (no release threshold), so that
   // steady-state executions reuse memory instead of asking the device.

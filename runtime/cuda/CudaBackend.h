@@ -188,6 +188,7 @@ public:
   int64_t getDeviceAllocationCount() const override;
   int64_t getDevicePeakBytes() const override { return peakDeviceBytes; }
   int32_t getDeviceIndex() const override { return device; }
+  const std::string &getDeviceName() const override { return deviceName; }
   FuserStatus copy(const FuserBuffer &source,
                    const FuserBuffer &target) override;
 
@@ -363,6 +364,7 @@ private:
   void releaseGraph(CudaGraph &graph);
 
   int device = 0;
+  std::string deviceName;
   DriverCalls driver;
   /// The stream-ordered pool of device allocations.
   cudaMemPool_t pool = nullptr;

@@ -12,6 +12,7 @@
 #include "CudaBackend.h"
 #include "../Internal.h"
 #include "../Teams.h"
+#include "../Topology.h"
 
 using namespace fuser::runtime;
 using namespace fuser::runtime::cuda;
@@ -65,6 +66,15 @@ FuserIpcHandles *CudaBackend::ipcShare(FuserTeam &team,
   if (refuseWhileCapturing(op, "sharing a buffer through CUDA IPC",
                            kSetUpBeforeCapture))
     return nullptr;
+  if (std::optional<int64_t> remote = findNodeCrossing(team.members)) {
+    fail("ipc_share: ranks " + std::to_string(team.members.front()) + " and " +
+         std::to_string(*remote) + " of the team are on different nodes (" +
+         (nodesAreSimulated() ? "FUSER_RANKS_PER_NODE" : "hosts") +
+         "), and CUDA IPC reaches only GPUs of one node: compile the "
+         "program for this topology (fuser-compile --ranks-per-node) or "
+         "with --backend=nccl");
+    return nullptr;
+  }
 
   // Only memory from cudaMalloc can be exported: symmetric and cached
   // buffers.

@@ -4,6 +4,7 @@
 
 #include "fuser/Runtime/Runtime.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +28,8 @@ void waitBounded(MPI_Request &request, const char *step) {
   int done = 0;
   while (true) {
     if (MPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-      std::string message = std::string("fuser-exec: ") + step + " failed";
+      std::string message =
+          std::string(program_invocation_short_name) + ": " + step + " failed";
       fuser_fail(message.c_str());
     }
     if (done)
@@ -35,10 +37,10 @@ void waitBounded(MPI_Request &request, const char *step) {
     if (std::chrono::steady_clock::now() > deadline) {
       char message[512];
       std::snprintf(message, sizeof(message),
-                    "fuser-exec: %s: the other ranks did not all take part "
+                    "%s: %s: the other ranks did not all take part "
                     "within %g s (FUSER_TIMEOUT_S): a rank has failed, was "
                     "killed or is stuck",
-                    step, seconds);
+                    program_invocation_short_name, step, seconds);
       fuser_fail(message);
     }
     std::this_thread::yield();
@@ -57,7 +59,8 @@ void fuser::exitOnAnyRankError(const std::string &error) {
     return;
   if (first == mine) {
     std::string where = first ? "rank " + std::to_string(first) + ": " : "";
-    std::fprintf(stderr, "fuser-exec: %s%s\n", where.c_str(), error.c_str());
+    std::fprintf(stderr, "%s: %s%s\n", program_invocation_short_name,
+                 where.c_str(), error.c_str());
   }
   fuser_finalize();
   std::exit(1);

@@ -1,7 +1,8 @@
 //===- BoundedCollectives.h - waits on the other ranks ----------*- C++ -*-===//
 //
-// fuser-exec's own collectives over MPI_COMM_WORLD (agreeing on errors,
-// gathering verdicts and measurements), each
+// The tools' own collectives over MPI_COMM_WORLD (fuser-exec and
+// fuser-calibrate agreeing on errors, gathering verdicts and measurements),
+// each
 // bounded by FUSER_TIMEOUT_S like the runtime's waits: when a rank has
 // died or is stuck elsewhere, the others end every rank (fuser_fail,
 // naming the step) instead of waiting for it forever.
@@ -18,7 +19,7 @@
 namespace fuser {
 
 /// Ends every rank, exiting with 1, unless `error` is empty on every rank:
-/// the lowest rank with an error prints it ("fuser-exec: <error>", with
+/// the lowest rank with an error prints it ("<tool>: <error>", with
 /// "rank R: " before it unless R is 0). Collective.
 void exitOnAnyRankError(const std::string &error);
 

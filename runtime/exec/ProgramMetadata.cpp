@@ -34,6 +34,11 @@ struct Json {
       throw std::runtime_error("no field \"" + key + "\"");
     return found->second;
   }
+  /// The field `key`, or null where the object has none.
+  const Json *find(const std::string &key) const {
+    auto found = object.find(key);
+    return kind == Object && found != object.end() ? &found->second : nullptr;
+  }
   const std::vector<Json> &items() const {
     if (kind != Array)
       throw std::runtime_error("an array was expected");
@@ -266,6 +271,18 @@ bool fuser::parseProgramMetadata(const std::string &text,
     if (metadata.target != "cpu" && metadata.target != "cuda")
       throw std::runtime_error("target '" + metadata.target +
                                "' is neither cpu nor cuda");
+    if (const Json *ranksPerNode = document.find("ranks_per_node"))
+      metadata.ranksPerNode = ranksPerNode->integer();
+    if (const Json *calibration = document.find("calibration")) {
+      CalibrationSpec &spec = metadata.calibration.emplace();
+      spec.used = calibration->at("used").text();
+      if (const Json *gpu = calibration->find("gpu"))
+        spec.gpu = gpu->text();
+      if (const Json *devices = calibration->find("devices"))
+        spec.devices = devices->integer();
+      if (const Json *ranksPerNode = calibration->find("ranks_per_node"))
+        spec.ranksPerNode = ranksPerNode->integer();
+    }
     for (const Json &program : document.at("programs").items()) {
       ProgramSpec spec;
       spec.name = program.at("name").text();

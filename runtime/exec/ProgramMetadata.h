@@ -2,8 +2,9 @@
 //
 // fuser-compile embeds one JSON document in every library it writes (the
 // string fuser_program_metadata, also written as prog.so.json): the target,
-// and for each program its entry points and the global shape, element type
-// and sharding of every input and output.
+// the machine it was planned for (ranks per node, the calibration `auto`
+// weighed), and for each program its entry points and the global shape,
+// element type and sharding of every input and output.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_RUNTIME_EXEC_PROGRAMMETADATA_H
@@ -12,6 +13,7 @@
 #include "fuser/Runtime/Runtime.h"
 #include "fuser/Support/MeshMath.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +37,23 @@ struct ProgramSpec {
   std::vector<TensorSpec> tensors;
 };
 
+/// The calibration pipelining=auto planned the programs with.
+struct CalibrationSpec {
+  /// What the compiler said of it ("built-in ...", or its file and machine).
+  std::string used;
+  /// The machine it was measured on; empty or 0 where it does not say.
+  std::string gpu;
+  int64_t devices = 0, ranksPerNode = 0;
+};
+
 struct ProgramMetadata {
   /// "cpu" or "cuda".
   std::string target;
+  /// The ranks of each node the programs were compiled for; 0 where the
+  /// library does not say.
+  int64_t ranksPerNode = 0;
+  /// Absent under a fixed pipelining mode.
+  std::optional<CalibrationSpec> calibration;
   std::vector<ProgramSpec> programs;
 };
 

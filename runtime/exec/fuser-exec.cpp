@@ -74,6 +74,7 @@
 #include "fuser/Support/MeshMath.h"
 
 #include "BoundedCollectives.h"
+#include "MachineCheck.h"
 #include "Npy.h"
 #include "ProgramRunner.h"
 #include "ReferenceCheck.h"
@@ -518,6 +519,11 @@ int main(int argc, char **argv) {
     fuser_fail((program.name + " was compiled for CUDA GPUs: " +
                 fuser_last_error())
                    .c_str());
+  if (rank == 0) {
+    for (const std::string &line : describeMachine(library->metadata))
+      std::printf("fuser-exec: %s\n", line.c_str());
+    std::fflush(stdout);
+  }
   std::vector<HostTensor> outputs;
   BatchTimes batchTimes;
   int64_t cachedAfterFirst = 0, cached = 0, allocationsAfterFirst = 0,

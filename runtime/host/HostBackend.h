@@ -27,6 +27,10 @@ public:
   int64_t getDeviceAllocationCount() const override { return 0; }
   int64_t getDevicePeakBytes() const override { return 0; }
   int32_t getDeviceIndex() const override { return -1; }
+  const std::string &getDeviceName() const override {
+    static const std::string name = "cpu";
+    return name;
+  }
   FuserStatus copy(const FuserBuffer &source,
                    const FuserBuffer &target) override;
 

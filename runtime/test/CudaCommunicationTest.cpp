@@ -246,6 +246,18 @@ TEST_F(CudaIpc, PoolMemoryCannotBeShared) {
       << fuser_last_error();
 }
 
+TEST_F(CudaIpc, TeamsAcrossNodesCannotShare) {
+  // FUSER_RANKS_PER_NODE=1: every peer is on another node, out of reach of
+  // CUDA IPC even where the GPUs share a host.
+  if (fuser_node_count() < 2)
+    GTEST_SKIP() << "needs ranks on 2 nodes (FUSER_RANKS_PER_NODE)";
+  DeviceTensor<float> shared({16}, FUSER_F32, {}, 0, FUSER_MEMORY_SYMMETRIC);
+  EXPECT_EQ(fuser_ipc_share(world(), shared.view()), nullptr);
+  EXPECT_NE(std::string(fuser_last_error()).find("are on different nodes"),
+            std::string::npos)
+      << fuser_last_error();
+}
+
 // Last: it leaves the communicators aborted (they are made again on use).
 TEST_F(CudaIpc, AWaitWithoutSignalTimesOut) {
   int64_t n = worldSize();

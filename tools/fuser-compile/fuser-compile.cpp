@@ -83,9 +83,18 @@ static cl::opt<mlir::fuser::PipeliningPolicy> pipelining(
     mlir::fuser::pipeliningChoices(), cl::cat(compileOptions));
 static cl::opt<std::string> pipeliningCalibration(
     "pipelining-calibration",
-    cl::desc("JSON file of the machine's GEMM rates and links for "
-             "--pipelining=auto (default: the measured 2 x H200 machine)"),
-    cl::value_desc("file"), cl::cat(compileOptions));
+    cl::desc("the machine's calibration for --pipelining=auto: a JSON file "
+             "(fuser-calibrate writes them), a folder of them, or 'builtin' "
+             "(default: $FUSER_CALIBRATION, else "
+             "${XDG_DATA_HOME:-~/.local/share}/fuser/calibrations, else the "
+             "built-in 2 x H200 machine)"),
+    cl::value_desc("file|folder|builtin"), cl::cat(compileOptions));
+static cl::opt<int64_t> ranksPerNode(
+    "ranks-per-node",
+    cl::desc("ranks of each node, consecutive (default: the calibration's "
+             "machine's, else one node): teams across nodes communicate "
+             "over NCCL only, never CUDA IPC"),
+    cl::init(0), cl::cat(compileOptions));
 static cl::opt<mlir::fuser::ReshardPlacement> reshardPlacement(
     "reshard-placement", cl::desc("where resharding moves data"),
     mlir::fuser::reshardPlacementChoices(),
@@ -128,6 +137,7 @@ int main(int argc, char **argv) {
   if (pipelining.getNumOccurrences())
     options.pipelining = pipelining;
   options.pipeliningCalibration = pipeliningCalibration;
+  options.ranksPerNode = ranksPerNode;
   options.reshardPlacement = reshardPlacement;
   options.cacheAllocations = cacheAllocations;
   options.reportCommunication = reportCommunication;

@@ -118,4 +118,25 @@ TEST(PipelineCostModel, AReducingRingNeedsTwoChunksToOverlap) {
   }
 }
 
+TEST(PipelineCostModel, TransfersBetweenNodesTakeTheNetworkLink) {
+  PipelineCalibration machine = PipelineCalibration::h200();
+  machine.network = {10e9, 50e-6, 0.5};
+  PipelineProblem within = allgatherGemm(8192, 8192, 8192);
+  within.copyEngineRing = false;
+  PipelineProblem across = within;
+  across.crossesNodes = true;
+  // Without overlap: the GEMM, then the peer's block of 4096 x 8192 bf16.
+  double gemm = machine.gemmSeconds(8192, 8192, 8192);
+  double block = 4096.0 * 8192 * 2;
+  EXPECT_DOUBLE_EQ(estimatePipeline(within, Pipelining::None, 0, machine),
+                   gemm + 20e-6 + block / 250e9);
+  EXPECT_DOUBLE_EQ(estimatePipeline(across, Pipelining::None, 0, machine),
+                   gemm + 50e-6 + block / 10e9);
+  for (Pipelining mode : {Pipelining::Collective, Pipelining::Ring})
+    EXPECT_GT(estimatePipeline(across, mode, 2, machine),
+              estimatePipeline(within, mode, 2, machine));
+  // No plan takes less than the transfer of the peer's block.
+  EXPECT_GT(choosePipeline(across, machine).seconds, block / 10e9);
+}
+
 } // namespace

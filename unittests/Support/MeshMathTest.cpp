@@ -41,6 +41,22 @@ TEST(MeshMath, TeamsFollowExplicitDeviceIds) {
   EXPECT_EQ(*mesh.indexInTeam(3, {0}), 1);
 }
 
+TEST(MeshMath, TeamsSpanNodesWhereMembersSitOnDifferentNodes) {
+  // Two nodes of two ranks: the rows (teams along axis 1) stay within a
+  // node, the columns cross.
+  Mesh mesh = Mesh::iota({2, 2});
+  EXPECT_FALSE(mesh.teamsSpanNodes({1}, 2));
+  EXPECT_TRUE(mesh.teamsSpanNodes({0}, 2));
+  EXPECT_TRUE(mesh.teamsSpanNodes({0, 1}, 2));
+  EXPECT_FALSE(mesh.teamsSpanNodes({0, 1}, 4));
+  // Device ids decide, not mesh positions.
+  Mesh transposed{{2, 2}, {0, 2, 1, 3}};
+  EXPECT_TRUE(transposed.teamsSpanNodes({1}, 2));
+  EXPECT_FALSE(transposed.teamsSpanNodes({0}, 2));
+  // A mesh of the second node alone.
+  EXPECT_FALSE((Mesh{{2}, {2, 3}}).teamsSpanNodes({0}, 2));
+}
+
 TEST(MeshMath, DeviceOutsideMeshHasNoTeamOrShard) {
   Mesh mesh{{2}, {4, 5}};
   EXPECT_TRUE(mesh.team(0, {0}).empty());

@@ -41,8 +41,12 @@ struct CompileOptions {
   int64_t streams = 0;
   /// Unset: auto for CUDA, collective for the CPU.
   std::optional<mlir::fuser::PipeliningPolicy> pipelining;
-  /// A JSON calibration of the machine for `auto`; empty: the built-in one.
+  /// The machine's calibration for `auto`: a JSON file, a folder of them
+  /// or "builtin"; empty: $FUSER_CALIBRATION, else the default folder,
+  /// else the built-in one (mlir::fuser::findCalibration).
   std::string pipeliningCalibration;
+  /// Ranks of each node; 0: the calibration's machine's, else one node.
+  int64_t ranksPerNode = 0;
   mlir::fuser::ReshardPlacement reshardPlacement =
       mlir::fuser::ReshardPlacement::Auto;
   bool cacheAllocations = true;

@@ -39,10 +39,17 @@ struct FuserToHostIRPipelineOptions
       mlir::fuser::pipeliningChoices()};
   Option<std::string> pipeliningCalibration{
       *this, "pipelining-calibration",
-      llvm::cl::desc("JSON file of the machine's GEMM rates and links for "
-                     "pipelining=auto (default: the measured 2 x H200 "
-                     "machine)"),
+      llvm::cl::desc("The machine's calibration for pipelining=auto: a "
+                     "JSON file, a folder of them, or 'builtin' (default: "
+                     "$FUSER_CALIBRATION, else the default folder, else "
+                     "the built-in 2 x H200 machine)"),
       llvm::cl::init("")};
+  Option<int64_t> ranksPerNode{
+      *this, "ranks-per-node",
+      llvm::cl::desc("Ranks of each node (consecutive ranks; 0: the "
+                     "calibration's machine's, else one node): teams "
+                     "across nodes communicate over NCCL only"),
+      llvm::cl::init(0)};
   Option<int64_t> streams{
       *this, "streams",
       llvm::cl::desc("Pool streams of pipelined loops (0: one per pipeline "

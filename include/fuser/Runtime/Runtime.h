@@ -143,6 +143,15 @@ int32_t fuser_backend_available(FuserBackend backend);
 FuserStatus fuser_synchronize(void);
 int64_t fuser_rank(void);
 int64_t fuser_world_size(void);
+/* The nodes the ranks run on, learnt by fuser_init: ranks that share memory
+ * (MPI_COMM_TYPE_SHARED) are one node, or with FUSER_RANKS_PER_NODE=k each
+ * k consecutive ranks are a simulated node (each within one host; the CUDA
+ * backend then gives NCCL a host id per node, so that it reaches the others
+ * over its network transport). Nodes are numbered by their lowest rank;
+ * fuser_node_of_rank is -1 for a rank outside the world. CUDA IPC reaches
+ * only ranks of one node. */
+int64_t fuser_node_count(void);
+int64_t fuser_node_of_rank(int64_t rank);
 /* The message of the last failure of this process. */
 const char *fuser_last_error(void);
 /* Prints "fuser: rank R: <message>" and aborts all ranks. */
@@ -323,6 +332,10 @@ int64_t fuser_device_memory_peak_bytes(void);
  * fuser_use_backend picked for this rank), or -1 on the host backend: a
  * caller handing the runtime its own device memory checks it is there. */
 int32_t fuser_device_index(void);
+/* The model of the device the current backend computes on: the GPU's name
+ * as CUDA gives it ("NVIDIA H200"), or "cpu" on the host backend. What a
+ * calibration of the machine (fuser-calibrate) is keyed by. */
+const char *fuser_device_name(void);
 
 /* An element as a double and back (f16 and bf16 rounded to nearest even),
  * for hosts that fill or read buffers of any element type. */

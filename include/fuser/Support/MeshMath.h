@@ -53,6 +53,11 @@ struct Mesh {
                                      const std::vector<int64_t> &axes) const;
   /// Product of the sizes of `axes`.
   int64_t axesSize(const std::vector<int64_t> &axes) const;
+  /// Whether some team along `axes` holds devices of different nodes, when
+  /// each node runs `ranksPerNode` consecutive ranks (device id = rank):
+  /// such teams can reach each other only over the network.
+  bool teamsSpanNodes(const std::vector<int64_t> &axes,
+                      int64_t ranksPerNode) const;
 };
 
 /// The most positions a mesh may have. Meshes are materialized (a device id

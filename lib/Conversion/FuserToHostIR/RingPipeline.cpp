@@ -201,16 +201,24 @@ void RingLowering::emitSharedBufferHandshake(const Ring &ring) {
   });
 }
 
+/// Whether the ring of `communication` moves its blocks through CUDA IPC
+/// copies: with cuda_ipc, unless its teams hold ranks of different nodes,
+/// which only NCCL reaches.
+static bool movesOverIpc(const HostProgram &program,
+                         Operation *communication) {
+  return program.backend == hostir::Backend::CudaIpc &&
+         !communication->hasAttr(FuserDialect::getBetweenNodesAttrName());
+}
+
 /// The memory of the buffer a ring shares with its team: CUDA IPC exports
 /// only memory of its own allocations (cudaMalloc), not the runtime's
-/// stream-ordered pool, so cuda_ipc rings share symmetric memory.
-static hostir::MemoryKind getSharedMemory(hostir::Backend backend) {
-  return backend == hostir::Backend::CudaIpc ? hostir::MemoryKind::Symmetric
-                                             : hostir::MemoryKind::Device;
+/// stream-ordered pool, so rings over IPC share symmetric memory.
+static hostir::MemoryKind getSharedMemory(bool overIpc) {
+  return overIpc ? hostir::MemoryKind::Symmetric : hostir::MemoryKind::Device;
 }
 
 /// Sets up the ring of `communication` (its team, the rank's index in it),
-/// sharing `shared` with the team for cuda_ipc.
+/// sharing `shared` with the team where it moves over IPC.
 Ring RingLowering::createRing(Operation *communication, int64_t axis,
                               int64_t blockDim, int64_t streamDim,
                               int64_t chunks, Value shared) {
@@ -220,7 +228,7 @@ Ring RingLowering::createRing(Operation *communication, int64_t axis,
   Value self = hostir::TeamIndexOp::create(rewriter, loc,
                                            rewriter.getIndexType(), members);
   Value handles;
-  if (host.program.backend == hostir::Backend::CudaIpc)
+  if (movesOverIpc(host.program, communication))
     handles = hostir::IpcShareOp::create(
         rewriter, loc,
         hostir::IpcHandlesType::get(rewriter.getContext(),
@@ -242,8 +250,9 @@ LogicalResult RingLowering::lowerAllgatherRing(AllgatherOp gather,
                                                int64_t chunks) {
   Location loc = gather.getLoc();
   Value input = host.bufferOf(gather.getInput());
-  Value gathered = host.allocate(loc, gather.getResult(),
-                                 getSharedMemory(host.program.backend));
+  Value gathered =
+      host.allocate(loc, gather.getResult(),
+                    getSharedMemory(movesOverIpc(host.program, gather)));
   host.map(gather.getResult(), gathered);
   for (Operation *call : calls)
     host.map(call->getResult(0), host.allocate(loc, call->getResult(0)));
@@ -314,15 +323,16 @@ RingLowering::lowerReduceScatterRing(Operation *call, ReduceScatterOp scatter,
                                      AllgatherOp gather, int64_t blockDim,
                                      int64_t streamDim, int64_t chunks) {
   Location loc = scatter.getLoc();
-  Value partial = host.allocate(loc, call->getResult(0),
-                                getSharedMemory(host.program.backend));
+  hostir::MemoryKind shared =
+      getSharedMemory(movesOverIpc(host.program, scatter));
+  Value partial = host.allocate(loc, call->getResult(0), shared);
   host.map(call->getResult(0), partial);
   auto partialType = cast<MemRefType>(partial.getType());
   // Peers read the reduced blocks the gather brings from this buffer, so
   // it is shared; the gathered result, which may escape, is not.
-  Value result = host.allocate(loc, scatter.getResult(),
-                               gather ? getSharedMemory(host.program.backend)
-                                      : hostir::MemoryKind::Device);
+  Value result =
+      host.allocate(loc, scatter.getResult(),
+                    gather ? shared : hostir::MemoryKind::Device);
   host.map(scatter.getResult(), result);
   Value gathered;
   if (gather) {
@@ -442,10 +452,13 @@ FailureOr<bool> RingLowering::lower(const PipelineGroup &pipeline) {
     return getLocalBufferType(cast<RankedTensorType>(value.getType()));
   };
   // Symmetric buffers are shared whole, with the identity layout.
+  // The allgather, or the reduce_scatter after the library call.
+  Operation *communication = isa<AllgatherOp>(group.front()) || group.size() < 2
+                                 ? group.front()
+                                 : group[1];
+  bool overIpc = movesOverIpc(host.program, communication);
   auto shareable = [&](MemRefType shared) {
-    return getSharedMemory(host.program.backend) !=
-               hostir::MemoryKind::Symmetric ||
-           shared.getLayout().isIdentity();
+    return !overIpc || shared.getLayout().isIdentity();
   };
   if (auto gather = dyn_cast<AllgatherOp>(group.front())) {
     ArrayRef<Operation *> calls = group.drop_front();

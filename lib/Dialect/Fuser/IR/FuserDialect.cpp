@@ -64,6 +64,22 @@ ShardingAttr mlir::fuser::getSharding(Type type) {
   return {};
 }
 
+int64_t mlir::fuser::getRequiredWorldSize(Operation *root) {
+  int64_t worldSize = 1;
+  auto addMesh = [&](Value value) {
+    if (ShardingAttr sharding = getSharding(value))
+      for (int64_t device : sharding.getMesh().getDeviceIds())
+        worldSize = std::max(worldSize, device + 1);
+  };
+  root->walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::for_each(block.getArguments(), addMesh);
+    llvm::for_each(op->getResults(), addMesh);
+  });
+  return worldSize;
+}
+
 void mlir::fuser::updateFunctionType(Operation *op) {
   auto function = cast<FunctionOpInterface>(op);
   SmallVector<Type> results(function.getResultTypes());

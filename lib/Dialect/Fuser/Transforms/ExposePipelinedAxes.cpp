@@ -75,6 +75,8 @@ struct Pipeline {
   /// AG+GEMM: whether other users read the gathered value, whole, after
   /// the pipeline (a weight gradient contracting its rows, say).
   bool gatheredReadWhole = false;
+  /// Whether its teams hold ranks of different nodes.
+  bool betweenNodes = false;
 
   /// The rows of the dim in each rank's block.
   int64_t getBlockRows() const {
@@ -84,6 +86,7 @@ struct Pipeline {
   }
 
   PipelineProblem getProblem(bool copyEngineRing) const {
+    copyEngineRing = copyEngineRing && !betweenNodes;
     Operation *call = calls.front();
     SmallVector<int64_t> result = getLocalShape(call->getResult(0));
     SmallVector<int64_t> input = getLocalShape(call->getOperand(0));
@@ -92,7 +95,8 @@ struct Pipeline {
     auto type = cast<RankedTensorType>(call->getResult(0).getType());
     int64_t elementBytes = getElementBytes(type.getElementType());
     int64_t rowBytes = (kind == Kind::AllgatherGemm ? k : n) * elementBytes;
-    return {kind, teamSize, rows, n, k, rowBytes, copyEngineRing};
+    return {kind,     teamSize,       rows,        n,
+            k,        rowBytes,       copyEngineRing, betweenNodes};
   }
 };
 
@@ -101,6 +105,8 @@ struct Plan {
   Pipelining mode;
   /// Chunks of each rank's block; 0 with `none`.
   int64_t chunks;
+  /// Its teams hold ranks of different nodes (no CUDA IPC).
+  bool betweenNodes = false;
 };
 } // namespace
 
@@ -284,10 +290,13 @@ static RankedTensorType withStream(Type type, int64_t dim, int64_t chunks) {
       /*chunked=*/false));
 }
 
-static void setPlan(Operation *communication, Pipelining mode) {
+static void setPlan(Operation *communication, const Plan &plan) {
   communication->setAttr(
       FuserDialect::getPipeliningAttrName(),
-      PipeliningAttr::get(communication->getContext(), mode));
+      PipeliningAttr::get(communication->getContext(), plan.mode));
+  if (plan.betweenNodes)
+    communication->setAttr(FuserDialect::getBetweenNodesAttrName(),
+                           UnitAttr::get(communication->getContext()));
 }
 
 /// `value` as `type`: a reshape where the types differ (a view: the shape
@@ -320,7 +329,7 @@ static void exposeAllgather(const Pipeline &pipeline, const Plan &plan) {
   auto gathered = AllgatherOp::create(
       builder, loc, exposure.expose(gather.getType(), plan.chunks), input,
       gather.getAxis());
-  setPlan(gathered, plan.mode);
+  setPlan(gathered, plan);
   for (Operation *call : pipeline.calls) {
     builder.setInsertionPoint(call);
     Type type = call->getResult(0).getType();
@@ -367,7 +376,7 @@ static Value exposeReduceScatter(OpBuilder &builder, Operation *call,
   auto scattered = ReduceScatterOp::create(
       builder, scatter.getLoc(), exposure.expose(scatter.getType(), plan.chunks),
       exposed->getResult(0), scatter.getAxis());
-  setPlan(scattered, plan.mode);
+  setPlan(scattered, plan);
   return scattered;
 }
 
@@ -409,7 +418,7 @@ static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
         exposure.expose(withStream(reduce.getType(), pipeline.dim, 0),
                         plan.chunks),
         scattered, pipeline.axis);
-    setPlan(gathered, plan.mode);
+    setPlan(gathered, plan);
     replacement = gathered;
   } else {
     builder.setInsertionPoint(call);
@@ -420,7 +429,7 @@ static void exposeAllreduce(const Pipeline &pipeline, const Plan &plan) {
     auto reduced = AllreduceOp::create(
         builder, loc, withStream(reduce.getType(), pipeline.dim, plan.chunks),
         chunked->getResult(0), reduce.getAxis());
-    setPlan(reduced, plan.mode);
+    setPlan(reduced, plan);
     replacement = reduced;
   }
   reduce.getResult().replaceAllUsesWith(
@@ -458,18 +467,40 @@ struct ExposePipelinedAxesPass
           ExposePipelinedAxesPass> {
   using ExposePipelinedAxesBase::ExposePipelinedAxesBase;
 
+  /// The ranks of each node: the option's, else (with auto) the
+  /// calibration's machine's, else all `worldSize` ranks on one node.
+  int64_t getRanksPerNode(const PipelineCalibration &machine, bool fixed,
+                          int64_t worldSize) const {
+    if (ranksPerNode > 0)
+      return ranksPerNode;
+    if (!fixed && machine.machine.ranksPerNode > 0)
+      return machine.machine.ranksPerNode;
+    return worldSize;
+  }
+
   void runOnOperation() override {
+    func::FuncOp function = getOperation();
     std::optional<Pipelining> fixed = getFixedPipelining(pipelining);
+    if (ranksPerNode < 0) {
+      function.emitError("ranks-per-node is ")
+          << static_cast<int64_t>(ranksPerNode)
+          << "; it takes the ranks of each node, or 0 for the calibration's";
+      return signalPassFailure();
+    }
+    int64_t worldSize = getRequiredWorldSize(function);
     PipelineCalibration machine = PipelineCalibration::h200();
-    if (!calibration.empty()) {
-      llvm::Expected<PipelineCalibration> loaded =
-          PipelineCalibration::load(calibration);
-      if (!loaded) {
-        getOperation().emitError(llvm::toString(loaded.takeError()));
+    if (!fixed) {
+      llvm::Expected<PipelineCalibration> found =
+          findCalibration(calibration, worldSize, ranksPerNode);
+      if (!found) {
+        function.emitError(llvm::toString(found.takeError()));
         return signalPassFailure();
       }
-      machine = *loaded;
+      machine = std::move(*found);
+      function->setAttr(FuserDialect::getCalibrationAttrName(),
+                        StringAttr::get(&getContext(), machine.describe()));
     }
+    int64_t nodeRanks = getRanksPerNode(machine, fixed.has_value(), worldSize);
     // A fixed mode pipelines what stream splits ask for; auto also weighs
     // every other communication a library call feeds or reads.
     bool unrequestedToo = !fixed;
@@ -482,8 +513,14 @@ struct ExposePipelinedAxesPass
         pipeline = matchReduceScatter(scatter, unrequestedToo);
       else if (auto reduce = dyn_cast<AllreduceOp>(op))
         pipeline = matchAllreduce(reduce, unrequestedToo);
-      if (pipeline)
-        pipelines.push_back(std::move(*pipeline));
+      if (!pipeline)
+        return;
+      pipeline->betweenNodes =
+          getSharding(op->getOperand(0))
+              .getMesh()
+              .toMesh()
+              .teamsSpanNodes({pipeline->axis}, nodeRanks);
+      pipelines.push_back(std::move(*pipeline));
     });
     for (const Pipeline &pipeline : pipelines) {
       // A team of one moves nothing between ranks: nothing to overlap.
@@ -518,6 +555,13 @@ struct ExposePipelinedAxesPass
           continue;
         plan = {chosen.mode, chosen.chunks};
       }
+      plan.betweenNodes = pipeline.betweenNodes;
+      if (plan.betweenNodes && plan.mode == Pipelining::Ring &&
+          backend == hostir::Backend::CudaIpc)
+        pipeline.communication->emitWarning("the ring over mesh axis ")
+            << pipeline.axis
+            << " connects ranks of different nodes, which CUDA IPC cannot "
+               "reach: it moves its blocks over NCCL";
       switch (pipeline.kind) {
       case Kind::AllgatherGemm:
         exposeAllgather(pipeline, plan);

@@ -2,142 +2,12 @@
 
 #include "fuser/Dialect/Fuser/Transforms/PipelineCostModel.h"
 
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-
 #include <algorithm>
 #include <limits>
 #include <vector>
 
 using namespace mlir;
 using namespace mlir::fuser;
-
-PipelineCalibration PipelineCalibration::h200() {
-  PipelineCalibration machine;
-  // cuBLASLt bf16 on one H200 (the benchmark's compute-only GEMMs and the
-  // ring's chunks of them): 680 to 770 TFLOP/s for GEMMs of 2048 and more
-  // on every side, 620 to 760 with a side of 1024, 470 with k = 512.
-  machine.gemmClasses = {
-      {2048, 740e12}, {1024, 720e12}, {512, 470e12}, {0, 250e12}};
-  machine.gemmCallOverhead = 5e-6;
-  // GEMMs of 4.4 and 8.8 TFLOP ran at 684 to 701 TFLOP/s, those of 0.5 to
-  // 2.2 TFLOP at 704 to 766.
-  machine.sustainedAboveFlop = 4e12;
-  machine.sustainedFlopsPerSecond = 690e12;
-  machine.memoryBytesPerSecond = 4.0e12;
-  // NCCL over NVLink: collectives run kernels on the SMs, so a GEMM beside
-  // one barely overlaps it (a 5.9 ms GEMM beside a 4.6 ms all-gather took
-  // 9.8 ms). The copy engine overlaps almost fully (5.9 ms beside a 2.9 ms
-  // peer copy took 6.4 ms); a ring's pulls move about 440 GB/s each way
-  // (fitted to the ring's times where the transfer dominates,
-  // AG+GEMM 16384x8192x1024).
-  machine.nccl = {250e9, 20e-6, 0.85};
-  machine.copyEngine = {440e9, 15e-6, 0.15};
-  return machine;
-}
-
-/// Replaces each of `fields` that `object` states (a number, or an error
-/// naming `where` and the key).
-static llvm::Error
-readNumbers(const llvm::json::Object &object, llvm::StringRef where,
-            std::initializer_list<std::pair<llvm::StringRef, double *>> fields) {
-  for (auto [key, value] : fields) {
-    const llvm::json::Value *field = object.get(key);
-    if (!field)
-      continue;
-    std::optional<double> number = field->getAsNumber();
-    if (!number)
-      return llvm::createStringError("'" + where + key + "' must be a number");
-    *value = *number;
-  }
-  return llvm::Error::success();
-}
-
-static llvm::Error readLink(const llvm::json::Object &object,
-                            llvm::StringRef name, LinkCalibration &link) {
-  const llvm::json::Object *fields = object.getObject(name);
-  if (!fields)
-    return llvm::Error::success();
-  return readNumbers(*fields, (name + ".").str(),
-                     {{"bytes_per_second", &link.bytesPerSecond},
-                      {"latency_s", &link.latency},
-                      {"interference", &link.interference}});
-}
-
-llvm::Expected<PipelineCalibration>
-PipelineCalibration::load(llvm::StringRef path) {
-  auto text = llvm::MemoryBuffer::getFile(path);
-  if (!text)
-    return llvm::createStringError("cannot read the calibration '" + path +
-                                   "': " + text.getError().message());
-  llvm::Expected<llvm::json::Value> document =
-      llvm::json::parse((*text)->getBuffer());
-  if (!document)
-    return llvm::createStringError(
-        "the calibration '" + path +
-        "' is not JSON: " + llvm::toString(document.takeError()));
-  const llvm::json::Object *object = document->getAsObject();
-  if (!object)
-    return llvm::createStringError("the calibration '" + path +
-                                   "' must be a JSON object");
-  PipelineCalibration machine = h200();
-  if (const llvm::json::Array *classes = object->getArray("gemm_classes")) {
-    machine.gemmClasses.clear();
-    for (const llvm::json::Value &entry : *classes) {
-      const llvm::json::Object *fields = entry.getAsObject();
-      std::optional<int64_t> minDim =
-          fields ? fields->getInteger("min_dim") : std::nullopt;
-      std::optional<double> rate =
-          fields ? fields->getNumber("flops_per_second") : std::nullopt;
-      if (!minDim || !rate || *rate <= 0)
-        return llvm::createStringError(
-            "every entry of 'gemm_classes' needs an integer 'min_dim' and a "
-            "positive 'flops_per_second'");
-      machine.gemmClasses.push_back({*minDim, *rate});
-    }
-    if (machine.gemmClasses.empty())
-      return llvm::createStringError("'gemm_classes' is empty");
-    llvm::sort(machine.gemmClasses, [](const GemmClass &a, const GemmClass &b) {
-      return a.minDim > b.minDim;
-    });
-  }
-  if (llvm::Error error = readNumbers(
-          *object, "",
-          {{"gemm_call_overhead_s", &machine.gemmCallOverhead},
-           {"sustained_above_flop", &machine.sustainedAboveFlop},
-           {"sustained_flops_per_second", &machine.sustainedFlopsPerSecond},
-           {"memory_bytes_per_second", &machine.memoryBytesPerSecond}}))
-    return std::move(error);
-  if (llvm::Error error = readLink(*object, "nccl", machine.nccl))
-    return std::move(error);
-  if (llvm::Error error = readLink(*object, "copy_engine", machine.copyEngine))
-    return std::move(error);
-  for (auto [name, rate] :
-       {std::pair<llvm::StringRef, double>{"sustained_flops_per_second",
-                                           machine.sustainedFlopsPerSecond},
-        {"memory_bytes_per_second", machine.memoryBytesPerSecond},
-        {"nccl.bytes_per_second", machine.nccl.bytesPerSecond},
-        {"copy_engine.bytes_per_second", machine.copyEngine.bytesPerSecond}})
-    if (rate <= 0)
-      return llvm::createStringError("'" + name + "' must be positive");
-  return machine;
-}
-
-double PipelineCalibration::gemmSeconds(int64_t m, int64_t n,
-                                        int64_t k) const {
-  int64_t smallest = std::min({m, n, k});
-  const GemmClass *chosen = &gemmClasses.back();
-  for (const GemmClass &shapeClass : gemmClasses)
-    if (smallest >= shapeClass.minDim) {
-      chosen = &shapeClass;
-      break;
-    }
-  double flop = 2.0 * double(m) * double(n) * double(k);
-  double rate = chosen->flopsPerSecond;
-  if (flop > sustainedAboveFlop)
-    rate = std::min(rate, sustainedFlopsPerSecond);
-  return gemmCallOverhead + flop / rate;
-}
 
 static double transferSeconds(double bytes, const LinkCalibration &link) {
   return link.latency + bytes / link.bytesPerSecond;
@@ -294,19 +164,20 @@ double mlir::fuser::estimatePipeline(const PipelineProblem &problem,
   auto gemm = [&](int64_t rows) {
     return machine.gemmSeconds(rows, problem.n, problem.k);
   };
+  const LinkCalibration &nccl = problem.getNcclLink(machine);
   switch (mode) {
   case Pipelining::None:
-    return gemm(problem.rows) + transferSeconds(collectiveBytes, machine.nccl);
+    return gemm(problem.rows) + transferSeconds(collectiveBytes, nccl);
   case Pipelining::Collective: {
     double step = gemm(problem.rows / chunks);
-    double transfer = transferSeconds(collectiveBytes / chunks, machine.nccl);
+    double transfer = transferSeconds(collectiveBytes / chunks, nccl);
     return step + transfer +
-           double(chunks - 1) * overlapSeconds(step, transfer, machine.nccl);
+           double(chunks - 1) * overlapSeconds(step, transfer, nccl);
   }
   case Pipelining::Ring:
-    return estimateRing(
-        problem, chunks,
-        problem.copyEngineRing ? machine.copyEngine : machine.nccl, machine);
+    return estimateRing(problem, chunks,
+                        problem.copyEngineRing ? machine.copyEngine : nccl,
+                        machine);
   }
   llvm_unreachable("unknown pipelining");
 }

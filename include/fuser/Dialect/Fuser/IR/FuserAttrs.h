@@ -25,6 +25,10 @@ ShardingAttr getSharding(Type type);
 inline ShardingAttr getSharding(Value value) {
   return getSharding(value.getType());
 }
+/// The ranks a program needs: one more than the highest device id of the
+/// meshes `root`'s values (its regions' arguments too) are sharded over; 1
+/// without shardings.
+int64_t getRequiredWorldSize(Operation *root);
 /// The bytes one element of `elementType` takes in the runtime's buffers:
 /// sub-byte types (i1) a byte, index elements 8.
 int64_t getElementBytes(Type elementType);

@@ -36,6 +36,17 @@ def Fuser_Dialect : Dialect {
     static ::llvm::StringRef getPipeliningAttrName() {
       return "fuser.pipelining";
     }
+    /// Marks a pipelined communication whose teams hold ranks of different
+    /// nodes: its blocks move over NCCL's network transport, never through
+    /// CUDA IPC.
+    static ::llvm::StringRef getBetweenNodesAttrName() {
+      return "fuser.between_nodes";
+    }
+    /// The calibration `pipelining=auto` planned a function's pipelines
+    /// with (what PipelineCalibration::describe says of it).
+    static ::llvm::StringRef getCalibrationAttrName() {
+      return "fuser.calibration";
+    }
   }];
 }
 

@@ -130,9 +130,24 @@ def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
       reads, both stream-split on a row dim no mesh axis splits.
 
     The plan is the `pipelining` option's, or with `pipelining=auto` the
-    fastest by the cost model (`calibration`: a JSON file of the machine's
-    GEMM rates and links, default the measured 2 x H200 machine): no
-    overlap, the collective pipeline, or the ring, and the chunk count.
+    fastest by the cost model: no overlap, the collective pipeline, or the
+    ring, and the chunk count. The cost model weighs the machine's
+    calibration (its GEMM rates and links), found as
+    docs/stream-pipelining.md ("Calibrations") says: the `calibration`
+    option (a file, a folder holding one per machine, or `builtin`), else
+    `$FUSER_CALIBRATION`, else the default folder
+    (`${XDG_DATA_HOME:-~/.local/share}/fuser/calibrations`), else the
+    built-in 2 x H200 machine; in a folder, the one measured on as many
+    devices as the function's meshes span (and `ranks-per-node` where
+    given), an error where several fit. The function records which in
+    `fuser.calibration`.
+
+    Nodes: each `ranks-per-node` consecutive ranks are a node (0: as the
+    calibration's machine, else one node). A pipeline whose teams hold
+    ranks of different nodes is marked `fuser.between_nodes`: the cost
+    model rates its NCCL transfers by the calibration's network link, and
+    its ring moves blocks over NCCL, never CUDA IPC (with
+    `backend=cuda_ipc`, a warning says so).
     `pipelining=auto` also weighs the same patterns where no stream split
     asks (a program that annotates only its arguments, as a transformer
     layer does): chunks of each rank's block, a GEMM+allreduce chunked on
@@ -160,8 +175,12 @@ def ExposePipelinedAxes : Pass<"fuser-expose-pipelined-axes", "func::FuncOp"> {
            "ring moves blocks through the copy engine",
            "::mlir::fuser::backendChoices()">,
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
-           "JSON file of the machine's GEMM rates and links for "
-           "pipelining=auto (default: the measured 2 x H200 machine)">
+           "The machine's calibration for pipelining=auto: a JSON file, a "
+           "folder of them, or 'builtin' (default: $FUSER_CALIBRATION, "
+           "else the default folder, else the built-in 2 x H200 machine)">,
+    Option<"ranksPerNode", "ranks-per-node", "int64_t", /*default=*/"0",
+           "Ranks of each node (consecutive ranks); 0: the calibration's "
+           "machine's, else every rank on one node">
   ];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }

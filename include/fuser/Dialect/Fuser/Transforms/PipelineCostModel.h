@@ -12,54 +12,9 @@
 #define FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINECOSTMODEL_H
 
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
-
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
-
-#include <string>
+#include "fuser/Dialect/Fuser/Transforms/PipelineCalibration.h"
 
 namespace mlir::fuser {
-
-/// A link between team members.
-struct LinkCalibration {
-  /// Bytes per second one rank receives while every rank sends.
-  double bytesPerSecond;
-  /// Seconds per transfer beyond its bytes.
-  double latency;
-  /// The share of the shorter of a transfer and a GEMM running together
-  /// that still adds to their time: 0 overlaps perfectly, 1 serializes
-  /// (collectives running kernels on the SMs the GEMM uses come close).
-  double interference;
-};
-
-/// GEMMs whose smallest dim is at least `minDim` run at `flopsPerSecond`.
-struct GemmClass {
-  int64_t minDim;
-  double flopsPerSecond;
-};
-
-struct PipelineCalibration {
-  /// Largest `minDim` first; the last class takes every smaller GEMM.
-  llvm::SmallVector<GemmClass> gemmClasses;
-  /// Seconds per GEMM call beyond its FLOPs (launch, ramp-up, tail).
-  double gemmCallOverhead;
-  /// GEMMs of more than `sustainedAboveFlop` FLOPs run at most at
-  /// `sustainedFlopsPerSecond`: long kernels run into the power limit.
-  double sustainedAboveFlop;
-  double sustainedFlopsPerSecond;
-  /// Device memory bytes per second (copies and reductions of blocks).
-  double memoryBytesPerSecond;
-  LinkCalibration nccl;
-  LinkCalibration copyEngine;
-
-  /// The measured 2 x H200 (NVLink) machine: docs/stream-pipelining.md.
-  static PipelineCalibration h200();
-  /// `h200()` with the values a JSON file states replaced.
-  static llvm::Expected<PipelineCalibration> load(llvm::StringRef path);
-
-  double gemmSeconds(int64_t m, int64_t n, int64_t k) const;
-};
 
 /// What a pipelined communication and its GEMMs do on one rank.
 struct PipelineProblem {
@@ -73,6 +28,14 @@ struct PipelineProblem {
   int64_t rowBytes;
   /// The ring moves blocks over CUDA IPC copies (else over NCCL).
   bool copyEngineRing;
+  /// Members of a team sit on different nodes: NCCL moves the blocks over
+  /// the network, and CUDA IPC cannot reach them (no copy-engine ring).
+  bool crossesNodes = false;
+
+  /// The link NCCL communicates over.
+  const LinkCalibration &getNcclLink(const PipelineCalibration &machine) const {
+    return crossesNodes ? machine.network : machine.nccl;
+  }
 };
 
 struct PipelinePlan {

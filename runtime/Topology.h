@@ -1,0 +1,24 @@
+//===- Topology.h - the node each rank runs on ------------------*- C++ -*-===//
+#ifndef FUSER_RUNTIME_TOPOLOGY_H
+#define FUSER_RUNTIME_TOPOLOGY_H
+
+#include "fuser/Runtime/Runtime.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace fuser::runtime {
+
+/// Learns the node of every rank (fuser_init, collective): the error set
+/// for a FUSER_RANKS_PER_NODE that does not divide the world or puts ranks
+/// of different hosts on one node.
+FuserStatus learnTopology();
+/// Whether the nodes are FUSER_RANKS_PER_NODE's groups, not hosts.
+bool nodesAreSimulated();
+/// The first of `ranks` on another node than the first of them, if any.
+std::optional<int64_t> findNodeCrossing(const std::vector<int64_t> &ranks);
+
+} // namespace fuser::runtime
+
+#endif // FUSER_RUNTIME_TOPOLOGY_H
