@@ -83,6 +83,11 @@ Options parseOptions(int argc, char **argv) {
 struct Sizes {
   FuserDType dtype;
   /// {min_dim, m, n, k}: min(m, n, k) = min_dim but for the smallest class.
+  /// On GPUs, 4096 rows by 8192 columns: a pipeline step's GEMM on 2 to 4
+  /// GPUs. A class's rate depends on the rows and columns too (at k = 512,
+  /// 4096 rows ran at 520 TFLOP/s on an H200 and 16384 at 700:
+  /// bench/results/2026-12-02-calibration-and-nodes-on-h200.md); the
+  /// steps' GEMMs are what the plans differ by.
   std::vector<std::array<int64_t, 4>> gemmClasses;
   /// A GEMM short enough that its time is the call's overhead.
   int64_t tinyGemm;
@@ -97,10 +102,10 @@ struct Sizes {
 Sizes getSizes(bool cuda) {
   if (cuda)
     return {FUSER_BF16,
-            {{2048, 8192, 8192, 2048},
-             {1024, 8192, 8192, 1024},
-             {512, 8192, 8192, 512},
-             {0, 8192, 8192, 256}},
+            {{2048, 4096, 8192, 2048},
+             {1024, 4096, 8192, 1024},
+             {512, 4096, 8192, 512},
+             {0, 4096, 8192, 256}},
             128,
             16384,
             4e12,
@@ -114,6 +119,9 @@ Sizes getSizes(bool cuda) {
           int64_t(1) << 22,
           {int64_t(1) << 12, int64_t(1) << 15, int64_t(1) << 18}};
 }
+
+/// The calls of a GEMM timed together, for the time of one of them.
+constexpr int64_t kBackToBack = 8;
 
 /// Ends every rank unless every rank's `ok`, naming `what` and the error.
 void require(bool ok, const std::string &what) {
@@ -235,7 +243,11 @@ Calibration measure(bool cuda, int repetitions) {
 
   Gemm tiny(sizes.tinyGemm, sizes.tinyGemm, sizes.tinyGemm, sizes.dtype);
   require(tiny.valid(), "allocating a GEMM");
-  calibration.gemmCallOverhead = timeWork(tiny.work(), 2, repetitions);
+  // GEMMs issued back to back, as a pipeline's stream issues them: each
+  // one's launch hides behind the one before, and what is left per call is
+  // the kernel's own ramp-up and tail.
+  calibration.gemmCallOverhead =
+      timeWork(tiny.work(kBackToBack), 2, repetitions) / kBackToBack;
   if (root)
     std::printf("fuser-calibrate: GEMM call overhead: %.3g s\n",
                 calibration.gemmCallOverhead);
@@ -244,7 +256,8 @@ Calibration measure(bool cuda, int repetitions) {
   for (auto [minDim, m, n, k] : sizes.gemmClasses) {
     auto gemm = std::make_unique<Gemm>(m, n, k, sizes.dtype);
     require(gemm->valid(), "allocating a GEMM");
-    double seconds = timeWork(gemm->work(), 2, repetitions);
+    double seconds =
+        timeWork(gemm->work(kBackToBack), 2, repetitions) / kBackToBack;
     double rate = getRate(*gemm, seconds, calibration.gemmCallOverhead);
     calibration.gemmClasses.push_back({minDim, rate});
     classSeconds.push_back(seconds);
