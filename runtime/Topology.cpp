@@ -116,4 +116,15 @@ int64_t fuser_node_of_rank(int64_t rank) {
   return nodes[rank];
 }
 
+int64_t fuser_ranks_per_node(void) {
+  const std::vector<int64_t> &nodes = getTopology().nodeOfRank;
+  int64_t world = int64_t(nodes.size()), count = getTopology().nodeCount;
+  if (world == 0 || world % count != 0)
+    return 0;
+  for (int64_t rank = 0; rank < world; ++rank)
+    if (nodes[rank] != rank / (world / count))
+      return 0;
+  return world / count;
+}
+
 } // extern "C"

@@ -184,18 +184,6 @@ std::string getDate() {
   return text;
 }
 
-/// The ranks of each node where the nodes are groups of that many
-/// consecutive ranks, else 0.
-int64_t getRegularRanksPerNode() {
-  int64_t world = fuser_world_size(), nodes = fuser_node_count();
-  if (world % nodes)
-    return 0;
-  for (int64_t rank = 0; rank < world; ++rank)
-    if (fuser_node_of_rank(rank) != rank / (world / nodes))
-      return 0;
-  return world / nodes;
-}
-
 /// Writes `calibration` where the options say; the path, or empty with
 /// `error` set.
 std::string write(const Calibration &calibration, const Options &options,
@@ -233,7 +221,7 @@ Calibration measure(bool cuda, int repetitions) {
   calibration.gpu = fuser_device_name();
   calibration.devices = fuser_world_size();
   calibration.nodes = fuser_node_count();
-  calibration.ranksPerNode = getRegularRanksPerNode();
+  calibration.ranksPerNode = fuser_ranks_per_node();
   calibration.backend = cuda ? "cuda" : "host";
   if (!calibration.ranksPerNode)
     exitOnAnyRankError(

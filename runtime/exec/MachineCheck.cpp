@@ -6,24 +6,11 @@
 
 using namespace fuser;
 
-/// The ranks of each node where every node is that many consecutive
-/// ranks, else 0.
-static int64_t getRegularRanksPerNode() {
-  int64_t world = fuser_world_size(), nodes = fuser_node_count();
-  if (world % nodes != 0)
-    return 0;
-  int64_t perNode = world / nodes;
-  for (int64_t rank = 0; rank < world; ++rank)
-    if (fuser_node_of_rank(rank) != rank / perNode)
-      return 0;
-  return perNode;
-}
-
 std::vector<std::string>
 fuser::describeMachine(const ProgramMetadata &metadata) {
   std::vector<std::string> lines;
   int64_t world = fuser_world_size(), nodes = fuser_node_count();
-  int64_t perNode = getRegularRanksPerNode();
+  int64_t perNode = fuser_ranks_per_node();
   if (nodes > 1)
     lines.push_back("nodes: " + std::to_string(nodes) +
                     (perNode

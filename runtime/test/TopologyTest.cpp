@@ -21,6 +21,7 @@ TEST(Topology, NodesAreTheSimulatedGroupsOrTheHost) {
   EXPECT_EQ(fuser_node_count(), worldSize() / perNode);
   for (int64_t member = 0; member < worldSize(); ++member)
     EXPECT_EQ(fuser_node_of_rank(member), member / perNode) << member;
+  EXPECT_EQ(fuser_ranks_per_node(), perNode);
   EXPECT_EQ(fuser_node_of_rank(-1), -1);
   EXPECT_EQ(fuser_node_of_rank(worldSize()), -1);
 }

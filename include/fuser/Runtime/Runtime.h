@@ -152,6 +152,9 @@ int64_t fuser_world_size(void);
  * only ranks of one node. */
 int64_t fuser_node_count(void);
 int64_t fuser_node_of_rank(int64_t rank);
+/* The ranks of each node where every node is that many consecutive ranks
+ * (the topology fuser-compile --ranks-per-node describes), else 0. */
+int64_t fuser_ranks_per_node(void);
 /* The message of the last failure of this process. */
 const char *fuser_last_error(void);
 /* Prints "fuser: rank R: <message>" and aborts all ranks. */
