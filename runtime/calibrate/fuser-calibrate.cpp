@@ -117,7 +117,7 @@ Sizes getSizes(bool cuda) {
           0,
           0,
           int64_t(1) << 22,
-          {int64_t(1) << 12, int64_t(1) << 15, int64_t(1) << 18}};
+          {int64_t(1) << 16, int64_t(1) << 20, int64_t(1) << 23}};
 }
 
 /// The calls of a GEMM timed together, for the time of one of them.
