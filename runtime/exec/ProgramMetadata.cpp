@@ -28,16 +28,15 @@ struct Json {
   std::string string;
   int64_t number = 0;
 
-  const Json &at(const std::string &key) const {
-    auto found = object.find(key);
-    if (kind != Object || found == object.end())
-      throw std::runtime_error("no field \"" + key + "\"");
-    return found->second;
-  }
   /// The field `key`, or null where the object has none.
   const Json *find(const std::string &key) const {
     auto found = object.find(key);
     return kind == Object && found != object.end() ? &found->second : nullptr;
+  }
+  const Json &at(const std::string &key) const {
+    if (const Json *field = find(key))
+      return *field;
+    throw std::runtime_error("no field \"" + key + "\"");
   }
   const std::vector<Json> &items() const {
     if (kind != Array)

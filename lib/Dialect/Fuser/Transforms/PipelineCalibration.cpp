@@ -156,8 +156,8 @@ static llvm::Error readCalibration(const llvm::json::Object &object,
   return llvm::Error::success();
 }
 
-llvm::Expected<PipelineCalibration>
-PipelineCalibration::load(llvm::StringRef path) {
+/// The JSON object the file at `path` holds.
+static llvm::Expected<llvm::json::Value> readDocument(llvm::StringRef path) {
   auto text = llvm::MemoryBuffer::getFile(path);
   if (!text)
     return llvm::createStringError("cannot read the calibration '" + path +
@@ -168,16 +168,29 @@ PipelineCalibration::load(llvm::StringRef path) {
     return llvm::createStringError(
         "the calibration '" + path +
         "' is not JSON: " + llvm::toString(document.takeError()));
-  const llvm::json::Object *object = document->getAsObject();
-  if (!object)
+  if (!document->getAsObject())
     return llvm::createStringError("the calibration '" + path +
                                    "' must be a JSON object");
-  PipelineCalibration machine = h200();
+  return document;
+}
+
+/// The calibration `object`, read from `path`, states.
+static llvm::Expected<PipelineCalibration>
+fromDocument(llvm::StringRef path, const llvm::json::Object &object) {
+  PipelineCalibration machine = PipelineCalibration::h200();
   machine.path = path.str();
-  if (llvm::Error error = readCalibration(*object, machine))
+  if (llvm::Error error = readCalibration(object, machine))
     return llvm::createStringError("the calibration '" + path +
                                    "': " + llvm::toString(std::move(error)));
   return machine;
+}
+
+llvm::Expected<PipelineCalibration>
+PipelineCalibration::load(llvm::StringRef path) {
+  llvm::Expected<llvm::json::Value> document = readDocument(path);
+  if (!document)
+    return document.takeError();
+  return fromDocument(path, *document->getAsObject());
 }
 
 double PipelineCalibration::gemmSeconds(int64_t m, int64_t n, int64_t k) const {
@@ -224,22 +237,6 @@ std::string mlir::fuser::getDefaultCalibrationFolder() {
   return folder.str().str();
 }
 
-/// Whether `path` holds a JSON document of format "fuser-calibration": a
-/// folder of calibrations may hold other files too.
-static bool isCalibrationFile(llvm::StringRef path) {
-  auto text = llvm::MemoryBuffer::getFile(path);
-  if (!text)
-    return false;
-  llvm::Expected<llvm::json::Value> document =
-      llvm::json::parse((*text)->getBuffer());
-  if (!document) {
-    llvm::consumeError(document.takeError());
-    return false;
-  }
-  const llvm::json::Object *object = document->getAsObject();
-  return object && object->getString("format") == "fuser-calibration";
-}
-
 /// The calibration of the folder `folder` measured on `devices` devices
 /// (and `ranksPerNode` ranks per node, where not 0).
 static llvm::Expected<PipelineCalibration>
@@ -248,11 +245,20 @@ findInFolder(llvm::StringRef folder, int64_t devices, int64_t ranksPerNode) {
   std::vector<PipelineCalibration> matching;
   for (llvm::sys::fs::directory_iterator entry(folder, error), end;
        !error && entry != end; entry.increment(error)) {
-    if (llvm::sys::path::extension(entry->path()) != ".json" ||
-        !isCalibrationFile(entry->path()))
+    if (llvm::sys::path::extension(entry->path()) != ".json")
+      continue;
+    // A folder of calibrations may hold other files too: only documents of
+    // format "fuser-calibration" count.
+    llvm::Expected<llvm::json::Value> document = readDocument(entry->path());
+    if (!document) {
+      llvm::consumeError(document.takeError());
+      continue;
+    }
+    const llvm::json::Object &object = *document->getAsObject();
+    if (object.getString("format") != "fuser-calibration")
       continue;
     llvm::Expected<PipelineCalibration> loaded =
-        PipelineCalibration::load(entry->path());
+        fromDocument(entry->path(), object);
     if (!loaded)
       return loaded.takeError();
     const CalibratedMachine &machine = loaded->machine;
