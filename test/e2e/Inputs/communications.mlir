@@ -45,6 +45,12 @@ func.func @gather_broadcast(%x: tensor<8x4xf32, #rows>) -> tensor<8x4xf32, #rep>
   return %2 : tensor<8x4xf32, #rep>
 }
 
+// a replicated value onto the first device, which holds it already
+func.func @replicated_to_root(%x: tensor<8x4xf32, #rep>) -> tensor<8x4xf32, #root> {
+  %0 = fuser.set %x : tensor<8x4xf32, #rep> -> tensor<8x4xf32, #root>
+  return %0 : tensor<8x4xf32, #root>
+}
+
 // scatter from the first device
 func.func @scatter(%x: tensor<8x4xf32, #root>) -> tensor<8x4xf32, #rows> {
   %0 = fuser.set %x : tensor<8x4xf32, #root> -> tensor<8x4xf32, #rows>

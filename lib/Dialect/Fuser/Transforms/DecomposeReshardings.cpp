@@ -209,6 +209,7 @@ private:
   LogicalResult reshardBefore(ShardingRuleOpInterface op,
                               ArrayRef<ShardingAttr> required);
   FailureOr<bool> gatherUnpassableSplits(ShardingRuleOpInterface op);
+  FailureOr<bool> gatherWhole(ShardingRuleOpInterface op);
   Value findMovedThroughViews(Value value, ShardingAttr target, Operation *user,
                               OpBuilder &builder);
 
@@ -221,43 +222,58 @@ private:
 };
 } // namespace
 
-/// Lets the op compute on its operands' placement and converts the result
-/// back to its sharding. False when that does not apply: the op has several
-/// results, its operands disagree, the result would not change, or an
-/// operand is bound to the result's sharding (a linalg init), so that the
-/// result's type cannot change alone.
+/// Lets the op compute on its operands' placement and converts each result
+/// placed otherwise back to its sharding. False when that does not apply:
+/// its operands disagree or leave a result unplaced, no result would
+/// change, or an operand is bound to a result's sharding (a linalg init), so
+/// that the result's type cannot change alone.
 FailureOr<bool> Decomposition::reshardAfter(ShardingRuleOpInterface op) {
-  if (op->getNumResults() != 1 || op.getShardingRule().hasBoundOperands())
+  if (op.getShardingRule().hasBoundOperands())
     return false;
   SmallVector<ProjectionConflict> conflicts;
   std::string why;
   FailureOr<SmallVector<ShardingAttr>> computed =
       projectOperandShardings(op, conflicts, why);
-  Value result = op->getResult(0);
-  Type originalType = result.getType();
-  ShardingAttr original = getSharding(originalType);
-  if (failed(computed) || !conflicts.empty() || !computed->front() ||
-      computed->front().hasSamePlacement(original))
+  if (failed(computed) || !conflicts.empty())
+    return false;
+  SmallVector<Type> originalTypes(op->getResultTypes());
+  bool moves = false;
+  for (auto [type, sharding] : llvm::zip_equal(originalTypes, *computed)) {
+    if (!isa<RankedTensorType>(type))
+      continue;
+    if (!sharding)
+      return false;
+    moves |= !sharding.hasSamePlacement(getSharding(type));
+  }
+  if (!moves)
     return false;
 
-  result.setType(cast<RankedTensorType>(originalType)
-                     .cloneWithEncoding(computed->front()));
+  for (auto [result, sharding] : llvm::zip_equal(op->getResults(), *computed))
+    if (sharding && !sharding.hasSamePlacement(getSharding(result)))
+      result.setType(
+          cast<RankedTensorType>(result.getType()).cloneWithEncoding(sharding));
   FailureOr<SmallVector<ShardingAttr>> required =
       getRequiredOperandShardings(op, why);
   if (failed(required) || !hasRequiredPlacements(op, *required)) {
-    result.setType(originalType);
+    for (auto [result, type] : llvm::zip_equal(op->getResults(), originalTypes))
+      result.setType(type);
     return false;
   }
-  SmallVector<OpOperand *> uses =
-      llvm::map_to_vector(result.getUses(), [](OpOperand &use) { return &use; });
+  // Each result computed elsewhere than it was placed moves there.
   OpBuilder builder(op->getContext());
   builder.setInsertionPointAfter(op);
-  FailureOr<Value> converted =
-      emitReshard(builder, op->getLoc(), result, original);
-  if (failed(converted))
-    return failure();
-  for (OpOperand *use : uses)
-    use->set(*converted);
+  for (auto [result, type] : llvm::zip_equal(op->getResults(), originalTypes)) {
+    if (result.getType() == type)
+      continue;
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        result.getUses(), [](OpOperand &use) { return &use; });
+    FailureOr<Value> converted =
+        emitReshard(builder, op->getLoc(), result, getSharding(type));
+    if (failed(converted))
+      return failure();
+    for (OpOperand *use : uses)
+      use->set(*converted);
+  }
   return true;
 }
 
@@ -370,6 +386,32 @@ Decomposition::gatherUnpassableSplits(ShardingRuleOpInterface op) {
   return movedAny;
 }
 
+/// Moves each operand that is split or pending a reduction to its whole
+/// value on its mesh. Returns whether it moved any.
+FailureOr<bool> Decomposition::gatherWhole(ShardingRuleOpInterface op) {
+  if (op.getShardingRule().hasBoundOperands())
+    return false;
+  OpBuilder builder(op);
+  bool movedAny = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    ShardingAttr sharding = getSharding(operand.get());
+    if (!sharding || sharding.getNumUsedAxes() == 0)
+      continue;
+    ShardingAttr whole =
+        sharding
+            .withDims(SmallVector<SmallVector<int64_t>>(
+                sharding.getDimAxesList().size()))
+            .withPartial({}, sharding.getPartialKind());
+    FailureOr<Value> gathered =
+        emitReshard(builder, op->getLoc(), operand.get(), whole);
+    if (failed(gathered))
+      return failure();
+    operand.set(*gathered);
+    movedAny = true;
+  }
+  return movedAny;
+}
+
 LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
   // Unsharded programs (no mesh anywhere) have nothing to move.
   if (isUnsharded(op))
@@ -407,6 +449,17 @@ LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
   if (failed(gathered))
     return failure();
   if (*gathered) {
+    FailureOr<bool> done = reshardAfter(op);
+    if (failed(done) || *done)
+      return done;
+  }
+  // Nor what is left (operands that disagree): the op computed on whole
+  // operands, every result moved to its placement. Always local, if slow;
+  // the placements of both sides left no better plan.
+  FailureOr<bool> whole = gatherWhole(op);
+  if (failed(whole))
+    return failure();
+  if (*whole) {
     FailureOr<bool> done = reshardAfter(op);
     if (failed(done) || *done)
       return done;

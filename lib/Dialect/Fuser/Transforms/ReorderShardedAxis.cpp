@@ -19,6 +19,12 @@ static RankedTensorType withLayoutType(Type type, const Layout &layout) {
       getSharding(tensor).withLayout(layout.order, layout.contiguity));
 }
 
+/// The local shape of `value` as its sharding places it.
+static SmallVector<int64_t> localShapeOf(Value value) {
+  return getSharding(value).getLocalShape(
+      cast<RankedTensorType>(value.getType()).getShape());
+}
+
 /// Whether `value`, laid out as its sharding says, serves `comm`; if not,
 /// the layout it needs. A communication host lowering runs chunk by chunk
 /// is best served chunk by chunk: the stream dim outermost, then the block
@@ -29,8 +35,7 @@ static RankedTensorType withLayoutType(Type type, const Layout &layout) {
 static std::optional<Layout> neededLayout(CommunicationOpInterface comm,
                                           Value value, bool resultSide) {
   ShardingAttr sharding = getSharding(value);
-  SmallVector<int64_t> local = sharding.getLocalShape(
-      cast<RankedTensorType>(value.getType()).getShape());
+  SmallVector<int64_t> local = localShapeOf(value);
   Layout current = Layout::of(sharding);
   std::optional<int64_t> outerDim = comm.getBlockDim(resultSide);
   if (std::optional<int64_t> stream = comm.getChunkwiseStreamDim()) {
@@ -46,6 +51,37 @@ static std::optional<Layout> neededLayout(CommunicationOpInterface comm,
   if (servesCommunication(current, local, outerDim))
     return std::nullopt;
   return communicationLayout(current, outerDim);
+}
+
+/// The dims of `layout` in memory order, outermost first, without those of
+/// size 1 in `localShape`, which sit anywhere without moving an element.
+static SmallVector<int64_t> nonUnitOrder(const Layout &layout,
+                                         ArrayRef<int64_t> localShape) {
+  SmallVector<int64_t> order;
+  for (int64_t dim : layout.order)
+    if (localShape[dim] != 1)
+      order.push_back(dim);
+  return order;
+}
+
+/// The layout `comm`'s result needs where the communication keeps every
+/// element in its place (no blocks on either side and one local shape:
+/// allreduce, reduce, broadcast, send_recv): the libraries copy flat
+/// buffers, so the result must order the elements as the operand does.
+/// None where that does not apply or the result already does.
+static std::optional<Layout> operandOrderFor(CommunicationOpInterface comm) {
+  Value operand = comm->getOperand(0), result = comm->getResult(0);
+  if (comm.getBlockDim(/*resultSide=*/false) ||
+      comm.getBlockDim(/*resultSide=*/true))
+    return std::nullopt;
+  SmallVector<int64_t> local = localShapeOf(result);
+  if (localShapeOf(operand) != local)
+    return std::nullopt;
+  Layout source = Layout::of(getSharding(operand));
+  if (nonUnitOrder(source, local) ==
+      nonUnitOrder(Layout::of(getSharding(result)), local))
+    return std::nullopt;
+  return source;
 }
 
 namespace {
@@ -85,7 +121,9 @@ void CommunicationLayouts::layOutOperand(CommunicationOpInterface comm) {
 
 void CommunicationLayouts::layOutResult(CommunicationOpInterface comm) {
   Value result = comm->getResult(0);
-  std::optional<Layout> needed = neededLayout(comm, result, /*resultSide=*/true);
+  std::optional<Layout> needed = operandOrderFor(comm);
+  if (!needed)
+    needed = neededLayout(comm, result, /*resultSide=*/true);
   bool free = isFree(result);
   decided.insert(result);
   if (!needed)

@@ -193,10 +193,13 @@ LogicalResult ReshardPlanner::convertToSlice(ShardingAttr target, int64_t axis,
     step<ReduceOp>(target, axis, root);
     return success();
   }
-  return error() << "the value is replicated along mesh axis " << axis
-                 << ", so index " << root
-                 << " of it already holds it; no communication moves it onto "
-                    "that slice (use the slice mesh directly)";
+  // Replicated along the axis: the slice's device already holds its piece,
+  // which a send_recv copies where it lies (the adjoint of a broadcast from
+  // the slice places a cotangent so).
+  if (failed(convertOnMesh(onSource)))
+    return failure();
+  step<SendRecvOp>(target);
+  return success();
 }
 
 LogicalResult ReshardPlanner::convertFromSlice(ShardingAttr target,

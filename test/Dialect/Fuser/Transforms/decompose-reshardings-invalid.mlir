@@ -18,26 +18,9 @@ func.func @make_partial(%x: tensor<8xf32, #fuser.sharding<#mesh, [[]]>>) {
 // -----
 
 #mesh = #fuser.mesh<[2]>
-func.func @replicated_onto_slice(%x: tensor<8xf32, #fuser.sharding<#mesh, [[]]>>) {
-  // expected-error @+1 {{the value is replicated along mesh axis 0, so index 0 of it already holds it; no communication moves it onto that slice (use the slice mesh directly)}}
-  %0 = fuser.set %x : tensor<8xf32, #fuser.sharding<#mesh, [[]]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[1]>, [[]]>>
-  return
-}
-
-// -----
-
-#mesh = #fuser.mesh<[2]>
 func.func @not_propagated(%x: tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>, %y: tensor<8xf32>) {
   // expected-error @+1 {{operand #1 has no sharding; run fuser-propagate-shardings first}}
   %0 = fuser.add %x, %y : (tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>, tensor<8xf32>) -> tensor<8xf32, #fuser.sharding<#mesh, [[0]]>>
-  return
-}
-
-// -----
-
-func.func @results_on_two_meshes(%x: tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []]>>) {
-  // expected-error @+1 {{the result sharding cannot be computed locally (the results are on different meshes) and the operands do not determine another one}}
-  %0:2 = fuser.var_mean %x dims = [1] : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[]]>>, tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, [[]]>>
   return
 }
 

@@ -508,3 +508,64 @@ func.func @views_of_a_moved_value(%g: tensor<1x8x4xf32, #sequence>,
   %weight = fuser.matmul %gt, %a : (tensor<4x8xf32, #cols>, tensor<8x16xf32, #cols>) -> tensor<4x16xf32, #cols>
   return %data, %weight : tensor<1x8x16xf32, #features>, tensor<4x16xf32, #cols>
 }
+
+// -----
+
+// An op with several results whose placements its operands cannot give
+// (here on two meshes) computes them where its operands are, and each
+// result placed elsewhere moves there.
+// CHECK-LABEL: func.func @results_on_two_meshes
+// CHECK: %[[VAR:.*]], %[[MEAN:.*]] = fuser.var_mean %arg0 dims = [1] : {{.*}} -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[]]>>, tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, {{\[}}[]]>>
+// CHECK: %[[MOVED:.*]] = fuser.comm.send_recv %[[MEAN]] : {{.*}} -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, {{\[}}[]]>>
+// CHECK: return %[[VAR]], %[[MOVED]]
+// BEFORE-LABEL: func.func @results_on_two_meshes
+// BEFORE: fuser.comm.send_recv
+// AFTER-LABEL: func.func @results_on_two_meshes
+// AFTER: fuser.comm.send_recv
+func.func @results_on_two_meshes(%x: tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []]>>)
+    -> (tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[]]>>, tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, [[]]>>) {
+  %0:2 = fuser.var_mean %x dims = [1] : tensor<8x4xf32, #fuser.sharding<#fuser.mesh<[2]>, [[], []]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[]]>>, tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, [[]]>>
+  return %0#0, %0#1 : tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[]]>>, tensor<8xf32, #fuser.sharding<#fuser.mesh<[4]>, [[]]>>
+}
+
+// -----
+
+// Operands that disagree (heads split over axis 1 in one, axis 0 in
+// another) and results no operand placement computes: the op runs on whole
+// operands and each result is sliced to its placement.
+// CHECK-LABEL: func.func @operands_that_disagree
+// CHECK-COUNT-9: fuser.comm.allgather
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %[[DV:.*]] = fuser.sdpa_backward {{.*}} -> (tensor<1x2x8x4xf64, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[}}[], [], [], []]>>, tensor<1x2x8x4xf64, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[}}[], [], [], []]>>, tensor<1x2x8x4xf64, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[}}[], [], [], []]>>)
+// CHECK-COUNT-5: fuser.comm.all_slice
+// CHECK-NOT: fuser.comm
+// BEFORE-LABEL: func.func @operands_that_disagree
+// BEFORE: fuser.sdpa_backward
+// AFTER-LABEL: func.func @operands_that_disagree
+// AFTER: fuser.sdpa_backward
+#mesh = #fuser.mesh<[2, 2]>
+#q = #fuser.sharding<#mesh, [[], [], [0], [1]]>
+#k = #fuser.sharding<#mesh, [[], [1], [], [0]]>
+#v = #fuser.sharding<#mesh, [[], [0], [], [1]]>
+#heads = #fuser.sharding<#mesh, [[], [1], [], []]>
+#lse = #fuser.sharding<#mesh, [[], [1], []]>
+func.func @operands_that_disagree(%q: tensor<1x2x8x4xf64, #q>, %k: tensor<1x2x8x4xf64, #k>, %v: tensor<1x2x8x4xf64, #v>, %o: tensor<1x2x8x4xf64, #heads>, %g: tensor<1x2x8x4xf64, #heads>, %lse: tensor<1x2x8xf32, #lse>) -> (tensor<1x2x8x4xf64, #fuser.sharding<#mesh, [[], [1], [0], []]>>, tensor<1x2x8x4xf64, #k>, tensor<1x2x8x4xf64, #heads>) {
+  %dq, %dk, %dv = fuser.sdpa_backward %q, %k, %v, %o, %g, %lse causal : (tensor<1x2x8x4xf64, #q>, tensor<1x2x8x4xf64, #k>, tensor<1x2x8x4xf64, #v>, tensor<1x2x8x4xf64, #heads>, tensor<1x2x8x4xf64, #heads>, tensor<1x2x8xf32, #lse>) -> (tensor<1x2x8x4xf64, #fuser.sharding<#mesh, [[], [1], [0], []]>>, tensor<1x2x8x4xf64, #k>, tensor<1x2x8x4xf64, #heads>)
+  return %dq, %dk, %dv : tensor<1x2x8x4xf64, #fuser.sharding<#mesh, [[], [1], [0], []]>>, tensor<1x2x8x4xf64, #k>, tensor<1x2x8x4xf64, #heads>
+}
+
+// -----
+
+// A value replicated along an axis moves onto one slice of it (the adjoint
+// of a broadcast from that slice) as a send_recv, which the slice's device
+// serves from its own copy.
+// CHECK-LABEL: func.func @replicated_onto_slice
+// CHECK: %[[MOVED:.*]] = fuser.comm.send_recv %arg0 : {{.*}} -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[1]>, {{\[}}[]]>>
+// CHECK: return %[[MOVED]]
+// BEFORE-LABEL: func.func @replicated_onto_slice
+// BEFORE: fuser.comm.send_recv
+// AFTER-LABEL: func.func @replicated_onto_slice
+// AFTER: fuser.comm.send_recv
+func.func @replicated_onto_slice(%x: tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[]]>>) -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[1]>, [[]]>> {
+  %0 = fuser.set %x : tensor<8xf32, #fuser.sharding<#fuser.mesh<[2]>, [[]]>> -> tensor<8xf32, #fuser.sharding<#fuser.mesh<[1]>, [[]]>>
+  return %0 : tensor<8xf32, #fuser.sharding<#fuser.mesh<[1]>, [[]]>>
+}

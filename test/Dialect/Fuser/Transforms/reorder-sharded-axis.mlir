@@ -140,3 +140,21 @@ func.func @chunkwise_reordered(%x: tensor<2x4x8xf32, #fuser.sharding<#mesh, [[0]
   %1 = fuser.exp %0 : tensor<2x4x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {1 : 4}>> -> tensor<2x4x8xf32, #fuser.sharding<#mesh, [[], [], []], stream = {1 : 4}>>
   return
 }
+
+// -----
+
+// An allreduce copies its buffers element for element: its result takes the
+// order the reduce_scatter before it gave the operand (its scattered dim
+// outermost), where the result's row-major order would transpose the data;
+// the caller's row-major result is one transposing copy after it.
+// CHECK-LABEL: func.func @allreduce_keeps_its_operand_order
+// CHECK: %[[RS:.*]] = fuser.comm.reduce_scatter %{{.*}} axis = 0 : {{.*}} -> {{.*}}{{\[}}[], [0]], partial = {1 : sum}, order = [1, 0]>>
+// CHECK: %[[AR:.*]] = fuser.comm.allreduce %[[RS]] axis = 1 : {{.*}} -> {{.*}}{{\[}}[], [0]], order = [1, 0]>>
+// CHECK: %[[ROWS:.*]] = fuser.set %[[AR]] : {{.*}} -> tensor<4x8xf32, #fuser.sharding<#fuser.mesh<[2, 2]>, {{\[}}[], [0]]>>
+// CHECK: return %[[ROWS]]
+#mesh = #fuser.mesh<[2, 2]>
+func.func @allreduce_keeps_its_operand_order(%x: tensor<4x8xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum, 1 : sum}>>) -> tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>> {
+  %0 = fuser.comm.reduce_scatter %x axis = 0 : tensor<4x8xf32, #fuser.sharding<#mesh, [[], []], partial = {0 : sum, 1 : sum}>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]], partial = {1 : sum}>>
+  %1 = fuser.comm.allreduce %0 axis = 1 : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]], partial = {1 : sum}>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
+  return %1 : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
+}
