@@ -20,11 +20,14 @@ Two functions:
   @gpt_backward(x, weights, saved values, grad_out) -> (grad_x, 12 weight
       gradients), every derivative written out, attention through
       fuser.sdpa_backward with the forward's seed.
+and, with `--function layer` or `all`, the layer alone:
+  @gpt_layer(x, 12 weights) -> out, whose backward the compiler can
+      generate (fuser-compile --vjp).
 
 Usage: gpt_layer.py [--mode tp|sp] [--devices D] [--batch B] [--sequence S]
                     [--heads H] [--hidden E] [--dtype bf16|f32]
                     [--dropout P] [--attention-dropout P]
-                    [--function forward|backward|both]
+                    [--function forward|backward|both|layer|all]
 """
 
 import argparse
@@ -438,8 +441,11 @@ def main():
                         help="inside attention (default: --dropout); on GPUs "
                              "its mask is cuDNN's, which CPU references do not "
                              "draw, so checks there use 0")
-    parser.add_argument("--function", choices=["forward", "backward", "both"],
-                        default="both")
+    parser.add_argument("--function",
+                        choices=["forward", "backward", "both", "layer", "all"],
+                        default="both",
+                        help="both: @gpt_forward and @gpt_backward; layer: "
+                             "@gpt_layer; all: the three")
     a = parser.parse_args()
     if a.attention_dropout is None:
         a.attention_dropout = a.dropout
@@ -484,7 +490,20 @@ def main():
             values[name] = Value("%" + name, type)
         return args, values
 
-    if a.function in ("forward", "both"):
+    if a.function in ("layer", "all"):
+        p = Program(a.dtype)
+        layer = Layer(p, a)
+        x_type = p.tensor([b, s, e], None, stream)
+        args, w = weight_args(p)
+        result, _ = layer.forward(Value("%x", x_type), w)
+        name, type = annotated(p, result, stream)
+        out.append("func.func @gpt_layer(%s) -> %s {" % (
+            signature([("%x", x_type)] + args), type))
+        out += p.lines
+        out.append("  return %s : %s" % (name, type))
+        out.append("}")
+
+    if a.function in ("forward", "both", "all"):
         p = Program(a.dtype)
         layer = Layer(p, a)
         x_type = p.tensor([b, s, e], None, stream)
@@ -499,7 +518,7 @@ def main():
                                          ", ".join(t for _, t in results)))
         out.append("}")
 
-    if a.function in ("backward", "both"):
+    if a.function in ("backward", "both", "all"):
         p = Program(a.dtype)
         layer = Layer(p, a)
         x_type = p.tensor([b, s, e], None, stream)

@@ -283,7 +283,8 @@ compileToLLVMDialect(ModuleOp module, const CompileOptions &options) {
     return failure();
 
   // Metadata from the signatures once propagation has placed every value
-  // (unannotated arguments become replicated on the program's mesh), after
+  // (unannotated arguments become replicated on the program's mesh), of the
+  // derivative programs too when they are asked for, after
   // upstream `shard` annotations, if any, became shardings and upstream
   // compute ops with a fuser equivalent became fuser ops.
   MLIRContext *context = module.getContext();
@@ -291,6 +292,13 @@ compileToLLVMDialect(ModuleOp module, const CompileOptions &options) {
     PassManager propagate(context);
     propagate.addPass(mlir::fuser::createConvertShardToFuser());
     propagate.addPass(mlir::fuser::createConvertLinalgToFuser());
+    if (options.vjp) {
+      mlir::fuser::GenerateVjpOptions vjpOptions;
+      vjpOptions.functions.assign(options.vjpFunctions.begin(),
+                                  options.vjpFunctions.end());
+      vjpOptions.save = options.vjpSave;
+      propagate.addPass(mlir::fuser::createGenerateVjp(vjpOptions));
+    }
     propagate.nest<func::FuncOp>().addPass(
         mlir::fuser::createPropagateShardings());
     if (failed(propagate.run(module)))

@@ -69,3 +69,10 @@ llvm::cl::ValuesClass mlir::fuser::hostTargetChoices() {
           choice(HostTarget::CUDA,
                  "one GPU per rank (the runtime's CUDA backend)")};
 }
+
+llvm::cl::ValuesClass mlir::fuser::savedValuesChoices() {
+  return {choice(SavedValues::LibraryCalls,
+                 "the inputs, products, attention and data movements the "
+                 "backward reads; it recomputes the rest from them"),
+          choice(SavedValues::All, "every forward value the backward reads")};
+}

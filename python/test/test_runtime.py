@@ -5,6 +5,7 @@ GPUs through scripts/run-gpu-tests.sh)."""
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,26 @@ RANK_PYTHON = interpreter_with_numpy()
 CAN_RUN = (importlib.util.find_spec("fuser_mlir._ir") is not None
            and importlib.util.find_spec("fuser_mlir._runtime") is not None
            and RANK_PYTHON is not None and shutil.which("mpirun") is not None)
+
+
+def run_on_ranks(ranks, script, *arguments, timeout=600):
+    """Runs the rank script `script` of this folder on `ranks` MPI ranks."""
+    return subprocess.run(
+        ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
+         "-x", "PYTHONPATH", "-x", "FUSER_TIMEOUT_S=60", RANK_PYTHON,
+         os.path.join(HERE, script), *arguments],
+        capture_output=True, text=True, timeout=timeout)
+
+
+def rank_problems(output):
+    """{case: first problem} of the lines "rank R: CASE: PROBLEM" rank
+    scripts print."""
+    problems = {}
+    for line in output.splitlines():
+        found = re.match(r"rank \d+: (\w+): (.*)", line)
+        if found:
+            problems.setdefault(found.group(1), found.group(2))
+    return problems
 
 
 def has_torch(python):

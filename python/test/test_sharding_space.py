@@ -10,7 +10,6 @@ broke) fails like a wrong result."""
 import collections
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -18,7 +17,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from test_runtime import CAN_RUN, RANK_PYTHON  # noqa: E402
+from test_runtime import CAN_RUN, rank_problems, run_on_ranks  # noqa: E402
 
 PIPELINE = "builtin.module(fuser-to-hostir-pipeline, fuser-cpu-to-llvm)"
 
@@ -56,15 +55,9 @@ class ShardingSpaceTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as directory:
             library = os.path.join(directory, "space.so")
             ir.compile(ir.Module.parse("\n".join(compiled), context), library)
-            run = subprocess.run(
-                ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
-                 "-x", "PYTHONPATH", "-x", "FUSER_TIMEOUT_S=60", RANK_PYTHON,
-                 os.path.join(HERE, "run_sharding_space.py"), library],
-                capture_output=True, text=True, timeout=600)
-        for line in run.stdout.splitlines():
-            found = re.match(r"rank \d+: (\w+): (.*)", line)
-            if found:
-                problems.setdefault(found.group(1), found.group(2))
+            run = run_on_ranks(ranks, "run_sharding_space.py", library)
+        for case, problem in rank_problems(run.stdout).items():
+            problems.setdefault(case, problem)
         summary = ("mesh %s: %d compiled and ran, %d refused, %d wrong or broken"
                    % (mesh_shape, len(compiled), sum(refused.values()), len(problems)))
         print(summary)

@@ -73,6 +73,20 @@ static cl::list<std::string> programNames(
     cl::desc("compile only this function (repeatable; default: every "
              "function of the input)"),
     cl::value_desc("name"), cl::cat(compileOptions));
+static cl::opt<bool> vjp(
+    "vjp",
+    cl::desc("also compile @f__vjp, @f__fwd and @f__bwd, the reverse-mode "
+             "derivative programs of every function with a floating-point "
+             "input (docs/differentiation.md)"),
+    cl::cat(compileOptions));
+static cl::list<std::string> vjpFunctions(
+    "vjp-function",
+    cl::desc("differentiate only this function (repeatable; implies --vjp)"),
+    cl::value_desc("name"), cl::cat(compileOptions));
+static cl::opt<mlir::fuser::SavedValues> vjpSave(
+    "vjp-save", cl::desc("what @f__fwd saves for @f__bwd"),
+    mlir::fuser::savedValuesChoices(),
+    cl::init(mlir::fuser::SavedValues::LibraryCalls), cl::cat(compileOptions));
 static cl::opt<int64_t> streams("streams",
                                 cl::desc("pool streams of pipelined loops"),
                                 cl::init(0), cl::cat(compileOptions));
@@ -133,6 +147,9 @@ int main(int argc, char **argv) {
   options.ptxOutput = ptxOutput;
   options.cudaPath = cudaPath;
   options.programs.assign(programNames.begin(), programNames.end());
+  options.vjp = vjp || !vjpFunctions.empty();
+  options.vjpFunctions.assign(vjpFunctions.begin(), vjpFunctions.end());
+  options.vjpSave = vjpSave;
   options.streams = streams;
   if (pipelining.getNumOccurrences())
     options.pipelining = pipelining;

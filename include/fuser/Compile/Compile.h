@@ -53,6 +53,13 @@ struct CompileOptions {
   /// Where the bytes each rank communicates are written as JSON ('-' for
   /// stdout; empty: not reported).
   std::string reportCommunication;
+  /// Also compile the derivative programs @f__vjp, @f__fwd and @f__bwd
+  /// (fuser-generate-vjp) of `vjpFunctions`, or of every function with a
+  /// floating-point input when that is empty.
+  bool vjp = false;
+  std::vector<std::string> vjpFunctions;
+  /// What @f__fwd saves for @f__bwd.
+  mlir::fuser::SavedValues vjpSave = mlir::fuser::SavedValues::LibraryCalls;
   /// The directory holding libFuserRuntime.so; empty: the one installed
   /// next to this compiler, else the build tree's.
   std::string runtimeDir;

@@ -28,6 +28,8 @@ llvm::cl::ValuesClass reshardPlacementChoices();
 /// `--stage` of fuser-verify-stage: propagated, decomposed, laid-out or
 /// segmented.
 llvm::cl::ValuesClass compilerStageChoices();
+/// `--vjp-save`: library-calls or all.
+llvm::cl::ValuesClass savedValuesChoices();
 /// `--target`: cpu or cuda.
 llvm::cl::ValuesClass hostTargetChoices();
 

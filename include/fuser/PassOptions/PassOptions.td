@@ -42,6 +42,14 @@ def Fuser_CompilerStage : I32Enum<"CompilerStage",
   let cppNamespace = "::mlir::fuser";
 }
 
+def Fuser_SavedValues : I32Enum<"SavedValues",
+    "what a generated forward program saves for its backward", [
+      I32EnumCase<"LibraryCalls", 0, "library-calls">,
+      I32EnumCase<"All", 1, "all">
+    ]> {
+  let cppNamespace = "::mlir::fuser";
+}
+
 // The target decides the runtime backend host programs select on entry and
 // the ops they may hold. CPU ranks (the runtime's host backend): kernels are
 // CPU functions of the same module, no CUDA IPC. One GPU per rank (the

@@ -13,7 +13,7 @@
 class Fuser_CommOp<string mnemonic, string opSummary, dag extraArguments,
                    string attrFormat, list<Trait> traits = [Fuser_CommunicationOpInterface]>
     : Fuser_InferredOp<"comm." # mnemonic, "inferSameGlobalType",
-                       traits # [Pure]> {
+                       traits # [Pure, Fuser_Differentiable]> {
   let summary = opSummary;
   let arguments = !con((ins Fuser_Tensor:$input), extraArguments);
   let results = (outs Fuser_Tensor:$result);

@@ -19,6 +19,10 @@ include "mlir/IR/SymbolInterfaces.td"
 class Fuser_Op<string mnemonic, list<Trait> traits = []>
     : Op<Fuser_Dialect, mnemonic, traits>;
 
+// An op with a derivative rule (its buildVjp is defined in C++).
+defvar Fuser_Differentiable =
+    DeclareOpInterfaceMethods<Fuser_DifferentiableOpInterface>;
+
 // Result types are inferred up to the sharding encoding.
 def Fuser_InferGlobalType : InferTypeOpAdaptorBase<[{
   static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
@@ -51,7 +55,7 @@ def Fuser_BoolTensor : RankedTensorOf<[I1]>;
 
 class Fuser_UnaryOp<string mnemonic, Type tensorType, string opSummary>
     : Fuser_InferredOp<mnemonic, "inferUnaryPointwise",
-                       [Pure, Fuser_ShardingRuleOpInterface]> {
+                       [Pure, Fuser_ShardingRuleOpInterface, Fuser_Differentiable]> {
   let summary = opSummary;
   let arguments = (ins tensorType:$input);
   let results = (outs tensorType:$result);
@@ -301,7 +305,8 @@ def Fuser_SigmoidOp : Fuser_UnaryOp<"sigmoid", Fuser_FloatTensor, "elementwise 1
 }
 
 def Fuser_GeluOp : Fuser_InferredOp<"gelu", "inferUnaryPointwise",
-                                    [Pure, Fuser_ShardingRuleOpInterface]> {
+                                    [Pure, Fuser_ShardingRuleOpInterface,
+                                     Fuser_Differentiable]> {
   let summary = "elementwise GELU, exact (erf) or tanh-approximated";
   let description = [{
     Computes the Gaussian error linear unit of each element `x` of `input`,
@@ -337,7 +342,7 @@ def Fuser_GeluOp : Fuser_InferredOp<"gelu", "inferUnaryPointwise",
 
 class Fuser_BinaryOp<string mnemonic, Type tensorType, string opSummary>
     : Fuser_InferredOp<mnemonic, "inferBinaryPointwise",
-                       [Pure, Fuser_ShardingRuleOpInterface]> {
+                       [Pure, Fuser_ShardingRuleOpInterface, Fuser_Differentiable]> {
   let summary = opSummary;
   let arguments = (ins tensorType:$lhs, tensorType:$rhs);
   let results = (outs tensorType:$result);
@@ -521,7 +526,8 @@ def Fuser_CompareOp : Fuser_InferredOp<"compare", "inferCompare",
 }
 
 def Fuser_WhereOp : Fuser_InferredOp<"where", "inferWhere",
-                                     [Pure, Fuser_ShardingRuleOpInterface]> {
+                                     [Pure, Fuser_ShardingRuleOpInterface,
+                                      Fuser_Differentiable]> {
   let summary = "elementwise condition ? on_true : on_false";
   let description = [{
     Selects, element by element, `on_true` where `condition` holds and
@@ -548,7 +554,8 @@ def Fuser_WhereOp : Fuser_InferredOp<"where", "inferWhere",
   }];
 }
 
-def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ShardingRuleOpInterface]> {
+def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ShardingRuleOpInterface,
+                                     Fuser_Differentiable]> {
   let summary = "elementwise conversion to the result's element type";
   let description = [{
     Converts each element of `input` to the result's element type; the shapes
@@ -578,7 +585,8 @@ def Fuser_CastOp : Fuser_Op<"cast", [Pure, Fuser_ShardingRuleOpInterface]> {
 
 class Fuser_ReductionOp<string mnemonic, Type tensorType, string opSummary>
     : Fuser_InferredOp<mnemonic, "inferReduction", [Pure,
-        DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+        DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+        Fuser_Differentiable]> {
   let summary = opSummary;
   let description = [{
     Reduces `input` over `dims`. Reduced dims are removed from the result, or
@@ -695,7 +703,8 @@ def Fuser_MeanOp : Fuser_ReductionOp<"mean", Fuser_FloatTensor, "mean over dims"
 }
 
 def Fuser_VarMeanOp : Fuser_InferredOp<"var_mean", "inferReduction", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_Differentiable]> {
   let summary = "variance and mean over dims";
   let description = [{
     Computes, over `dims` of `input` (floating-point elements), the variance and
@@ -869,7 +878,7 @@ def Fuser_NormalOp : Fuser_PositionalCreationOp<"normal", Fuser_FloatTensor,
 //===----------------------------------------------------------------------===//
 
 def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
-    Fuser_ViewOpInterface]> {
+    Fuser_ViewOpInterface, Fuser_Differentiable]> {
   let summary = "place input dims into a larger result, repeating the rest";
   let description = [{
     Places the dims of `input` into a result of higher or equal rank: input dim
@@ -898,7 +907,7 @@ def Fuser_BroadcastOp : Fuser_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<F
 }
 
 def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
-    Fuser_ViewOpInterface]> {
+    Fuser_ViewOpInterface, Fuser_Differentiable]> {
   let summary = "repeat size-1 dims to the result's sizes";
   let description = [{
     Repeats the size-1 dims of `input` to the sizes of the result, which has the
@@ -920,7 +929,8 @@ def Fuser_ExpandOp : Fuser_Op<"expand", [Pure, DeclareOpInterfaceMethods<Fuser_S
 }
 
 def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface,
+    Fuser_Differentiable]> {
   let summary = "remove size-1 dims";
   let description = [{
     Removes the dims listed in `dims` from `input`; each must have size 1
@@ -943,7 +953,7 @@ def Fuser_SqueezeOp : Fuser_InferredOp<"squeeze", "inferSqueeze", [Pure,
 }
 
 def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
-    Fuser_ViewOpInterface]> {
+    Fuser_ViewOpInterface, Fuser_Differentiable]> {
   let summary = "same elements in row-major order, another shape";
   let description = [{
     The elements of `input` in row-major order, in the result's shape. The
@@ -967,7 +977,8 @@ def Fuser_ReshapeOp : Fuser_Op<"reshape", [Pure, DeclareOpInterfaceMethods<Fuser
 }
 
 def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>, Fuser_ViewOpInterface,
+    Fuser_Differentiable]> {
   let summary = "reorder dims: result dim i is input dim perm[i]";
   let description = [{
     Reorders the dims of `input`: result dim `i` is input dim `perm[i]`. `perm`
@@ -991,7 +1002,8 @@ def Fuser_PermuteOp : Fuser_InferredOp<"permute", "inferPermute", [Pure,
 
 def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
-    DeclareOpInterfaceMethods<Fuser_ViewOpInterface, ["inferViewLayout"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ViewOpInterface, ["inferViewLayout"]>,
+    Fuser_Differentiable]> {
   let summary = "strided static window [start, limit) with step, per dim";
   let description = [{
     Takes from each dim of `input` the elements `start, start + step, ...` below
@@ -1021,7 +1033,8 @@ def Fuser_SliceOp : Fuser_InferredOp<"slice", "inferSlice", [Pure,
 }
 
 def Fuser_CatOp : Fuser_InferredOp<"cat", "inferCat", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_Differentiable]> {
   let summary = "concatenate along one dim";
   let description = [{
     Concatenates `inputs` along `dim` in order. There is at least one input; all
@@ -1045,7 +1058,8 @@ def Fuser_CatOp : Fuser_InferredOp<"cat", "inferCat", [Pure,
 }
 
 def Fuser_PadOp : Fuser_InferredOp<"pad", "inferPad", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_Differentiable]> {
   let summary = "add `low` and `high` elements of `value` around each dim";
   let description = [{
     Surrounds `input` with `low[d]` elements before and `high[d]` elements after
@@ -1072,7 +1086,8 @@ def Fuser_PadOp : Fuser_InferredOp<"pad", "inferPad", [Pure,
 }
 
 def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_Differentiable]> {
   let summary = "take one index of a dim, removing the dim";
   let description = [{
     Takes index `index` of dim `dim` of `input` and removes that dim: the result
@@ -1101,7 +1116,8 @@ def Fuser_SelectOp : Fuser_InferredOp<"select", "inferSelect", [Pure,
 def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
     Fuser_LibraryCall,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
-                              ["getShardingRule", "getPreferredOperands"]>]> {
+                              ["getShardingRule", "getPreferredOperands"]>,
+    Fuser_Differentiable]> {
   let summary = "batched matrix product [..., M, K] x [..., K, N] -> [..., M, N]";
   let description = [{
     The matrix product of the last two dims of `lhs` `[..., M, K]` and `rhs`
@@ -1142,7 +1158,8 @@ def Fuser_MatmulOp : Fuser_InferredOp<"matmul", "inferMatmul", [Pure,
 def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
     Fuser_LibraryCall,
     DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface,
-                              ["getShardingRule", "getPreferredOperands"]>]> {
+                              ["getShardingRule", "getPreferredOperands"]>,
+    Fuser_Differentiable]> {
   let summary = "input [..., K] x weight [N, K]^T (+ bias [N]) -> [..., N]";
   let description = [{
     PyTorch's linear layer: `input [..., K] x weight^T (+ bias)`, with the
@@ -1180,9 +1197,11 @@ def Fuser_LinearOp : Fuser_InferredOp<"linear", "inferLinear", [Pure,
 //===----------------------------------------------------------------------===//
 
 // What the attention ops share: how scores are scaled, masked and dropped.
-class Fuser_AttentionOp<string mnemonic, string inferFn>
+class Fuser_AttentionOp<string mnemonic, string inferFn,
+                        list<Trait> extraTraits = []>
     : Fuser_InferredOp<mnemonic, inferFn, [Pure, Fuser_LibraryCall,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]
+    # extraTraits> {
   dag attentionAttributes = (ins UnitAttr:$causal, OptionalAttr<F64Attr>:$scale,
                                  DefaultValuedAttr<F64Attr, "0.0">:$dropout_probability,
                                  DefaultValuedAttr<I64Attr, "0">:$seed);
@@ -1197,7 +1216,7 @@ class Fuser_AttentionOp<string mnemonic, string inferFn>
   }];
 }
 
-def Fuser_SdpaOp : Fuser_AttentionOp<"sdpa", "inferSdpa"> {
+def Fuser_SdpaOp : Fuser_AttentionOp<"sdpa", "inferSdpa", [Fuser_Differentiable]> {
   let summary = "fused scaled dot-product attention, forward";
   let description = [{
     PyTorch's `scaled_dot_product_attention` on `query [b, h, sq, d]` and `key`
@@ -1287,7 +1306,8 @@ def Fuser_SdpaBackwardOp : Fuser_AttentionOp<"sdpa_backward", "inferSdpaBackward
 //===----------------------------------------------------------------------===//
 
 def Fuser_EmbeddingOp : Fuser_InferredOp<"embedding", "inferEmbedding", [Pure,
-    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>]> {
+    DeclareOpInterfaceMethods<Fuser_ShardingRuleOpInterface, ["getShardingRule"]>,
+    Fuser_Differentiable]> {
   let summary = "rows of a table picked by index (an embedding lookup)";
   let description = [{
     PyTorch's `F.embedding(indices, table)`: `result[i..., :] = table[indices[i...],
@@ -1317,7 +1337,8 @@ def Fuser_EmbeddingOp : Fuser_InferredOp<"embedding", "inferEmbedding", [Pure,
 //===----------------------------------------------------------------------===//
 
 def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType",
-    [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface]> {
+    [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface,
+    Fuser_Differentiable]> {
   let summary = "copy that may change the sharding or layout";
   let description = [{
     The value of `input`, unchanged, with the sharding or layout of the result
@@ -1341,7 +1362,8 @@ def Fuser_SetOp : Fuser_InferredOp<"set", "inferSameGlobalType",
 
 def Fuser_SegmentSetOp : Fuser_InferredOp<"segment_set", "inferSameGlobalType",
     [Pure, Fuser_ShardingRuleOpInterface, Fuser_ViewOpInterface,
-     Fuser_SegmentBoundary]> {
+     Fuser_SegmentBoundary,
+    Fuser_Differentiable]> {
   let summary = "explicit segment boundary";
   let description = [{
     An identity that marks an explicit segment boundary (e.g. between views and

@@ -17,6 +17,7 @@
 #include "fuser/Dialect/Fuser/IR/FuserAttrs.h"
 #include "fuser/Dialect/Fuser/IR/Layout.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
 
 namespace mlir::fuser {

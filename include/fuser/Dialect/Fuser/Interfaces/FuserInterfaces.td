@@ -105,6 +105,36 @@ def Fuser_CommunicationOpInterface : OpInterface<"CommunicationOpInterface"> {
   ];
 }
 
+def Fuser_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
+  let cppNamespace = "::mlir::fuser";
+  let description = [{
+    An op's reverse-mode derivative rule (its vector-Jacobian product): given
+    the cotangent of each result, the ops that compute the cotangent of each
+    operand. `fuser-generate-vjp` builds backward programs from these rules
+    alone; an op that does not implement the interface has no derivative, and
+    a gradient that would have to pass through it is reported there.
+
+    Rules build ops whose types carry no sharding, as the ops' own type
+    inference does: where the backward's values are placed is sharding
+    propagation's choice, made for the whole backward program. A cotangent
+    has its value's global shape and element type.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Builds, at `builder`'s insertion point, the cotangent of each operand
+        from `resultCotangents` (one per result; null where the result's
+        cotangent is zero) and sets `operandCotangents` to them, one per
+        operand: null for an operand that carries no gradient (a condition,
+        an index) or whose cotangent is zero. Fails, with a diagnostic on the
+        op, where the derivative does not exist or is not supported.
+      }],
+      "::llvm::LogicalResult", "buildVjp",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::llvm::ArrayRef<::mlir::Value>":$resultCotangents,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandCotangents)>,
+  ];
+}
+
 // Ops computed by a library call (cuBLASLt, the runtime's CPU fallback), not
 // by a generated kernel: each is a segment of its own, and its results are
 // row-major (allocation order inference leaves them alone).

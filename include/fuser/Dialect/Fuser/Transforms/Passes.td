@@ -24,6 +24,57 @@ def VerifyProgramSignature
   }];
 }
 
+def GenerateVjp : Pass<"fuser-generate-vjp", "ModuleOp"> {
+  let summary = "Add the reverse-mode derivative programs of each function";
+  let description = [{
+    For each function `@f` (every function with a floating-point input, or
+    those `functions` names), adds three programs next to it:
+
+    * `@f__vjp(f's inputs, one cotangent per floating-point output)` ->
+      the gradient of each floating-point input, in order: JAX's `vjp`, the
+      forward computed again inside;
+    * `@f__fwd(f's inputs)` -> f's outputs, then the values the backward
+      reads that f's inputs are not;
+    * `@f__bwd(the inputs of f the backward reads, the values @f__fwd
+      saved, the cotangents)` -> the gradients, as `@f__vjp` gives them.
+      Its attribute `fuser.vjp_inputs` lists which of f's inputs it takes
+      first.
+
+    The backward is built from each op's derivative rule
+    (`DifferentiableOpInterface`), in reverse order, over the values that
+    both depend on a floating-point input and reach a floating-point
+    output; a value used several times receives the sum of its cotangents.
+    Ops whose derivative does not exist are reported where a gradient would
+    have to pass through them. Integer and boolean values carry no gradient.
+
+    Placement. The programs' boundaries are placed as f's are after
+    sharding propagation: each cotangent as its output, each gradient as
+    its input, each saved value as @f__fwd computes it, so that a caller
+    passes pieces from one program to the next as they are. Inside, the
+    backward's values carry no sharding: the pipeline places them as it
+    places any program (propagation, then decomposition of each data
+    movement, which turns the adjoint of a communication into the
+    communication it needs).
+
+    `save` chooses what @f__fwd saves and @f__bwd recomputes: with
+    `library-calls` (the default) it saves the results of products,
+    attention and data movements the backward reads and @f__bwd recomputes
+    the elementwise ops, reductions and views between them (activation
+    checkpointing of everything but the library calls); with `all` it saves
+    every forward value the backward reads.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The functions to differentiate (default: every function with "
+               "a floating-point input)">,
+    Option<"save", "save", "::mlir::fuser::SavedValues",
+           /*default=*/"::mlir::fuser::SavedValues::LibraryCalls",
+           "What @f__fwd saves for @f__bwd",
+           "::mlir::fuser::savedValuesChoices()">
+  ];
+  let dependentDialects = ["::mlir::fuser::FuserDialect"];
+}
+
 def PropagateShardings : Pass<"fuser-propagate-shardings", "func::FuncOp"> {
   let summary = "Give every tensor value of a function a sharding";
   let description = [{
