@@ -130,6 +130,11 @@ private:
   }
 
   LogicalResult differentiate(func::FuncOp f) {
+    for (StringRef suffix : {"__vjp", "__fwd", "__bwd"})
+      if (SymbolTable::lookupNearestSymbolFrom(
+              f, StringAttr::get(f.getContext(), f.getName() + suffix)))
+        return f.emitError("cannot add its derivative programs: @")
+               << f.getName() << suffix << " exists already";
     FunctionType signature;
     if (failed(propagatedSignature(f, signature)))
       return failure();

@@ -43,3 +43,14 @@ func.func @pending_max(%x: tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>) -
 func.func @integers(%i: tensor<8xi32>) -> tensor<8xi32> {
   return %i : tensor<8xi32>
 }
+
+// -----
+
+// Differentiated once already (the pass ran twice).
+// expected-error @+1 {{cannot add its derivative programs: @twice__vjp exists already}}
+func.func @twice(%x: tensor<8xf32>) -> tensor<8xf32> {
+  return %x : tensor<8xf32>
+}
+func.func @twice__vjp(%x: tensor<8xf32>, %g: tensor<8xf32>) -> tensor<8xf32> attributes {fuser.derivative_of = "twice"} {
+  return %g : tensor<8xf32>
+}
