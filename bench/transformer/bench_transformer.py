@@ -28,7 +28,10 @@ NCCL) and, on more than one GPU, ours (IPC rings): compiled with
 --backend=cuda_ipc, where pipelining=auto may move the blocks of the
 collectives beside GEMMs with the copy engine. Ours
 times @gpt_forward and @gpt_backward, which recomputes what the forward did
-not save; forward+backward is the sum of their medians. Ours is validated
+not save; forward+backward is the sum of their medians. Beside them, in
+the same run, ours (generated) times the training pair the compiler derives
+from the layer alone (@gpt_layer__fwd and @gpt_layer__bwd,
+fuser-compile --vjp-function=gpt_layer). Ours is validated
 against PyTorch on PyTorch's inputs with every dropout off: the forward's
 output, and the backward's input and weight gradients for PyTorch's output
 gradient and the values our forward saved.
@@ -69,7 +72,8 @@ def layer_source(mode, devices, dropout):
                                       "gpt_layer.py"),
          "--mode", mode, "--devices", str(devices), "--batch", str(BATCH),
          "--sequence", str(SEQUENCE), "--heads", str(HEADS),
-         "--hidden", str(HIDDEN), "--dtype", "bf16", "--dropout", str(dropout)],
+         "--hidden", str(HIDDEN), "--dtype", "bf16", "--dropout", str(dropout),
+         "--function", "all"],
         check=True, capture_output=True, text=True).stdout
 
 
@@ -92,6 +96,13 @@ def libraries(devices):
             for mode, _ in MODES for dropout in (DROPOUT, 0.0)]
 
 
+# The hand-written programs, and the library of the generated ones: the
+# layer alone with its derivative programs.
+HANDWRITTEN = ("gpt_forward", "gpt_backward")
+GENERATED = "gpt_layer"
+GENERATED_PAIR = ("gpt_layer__fwd", "gpt_layer__bwd")
+
+
 def run_build(args):
     status = 0
     for folder, mode, dropout, backend in libraries(args.devices):
@@ -99,10 +110,15 @@ def run_build(args):
         os.makedirs(args.artifacts, exist_ok=True)
         with open(source, "w") as output:
             output.write(layer_source(mode, args.devices, dropout))
-        status |= harness.compile_libraries(
-            args.fuser_compile, source,
-            [(folder, function, ("--target=cuda", f"--backend={backend}"))
-             for function in ("gpt_forward", "gpt_backward")], args.artifacts)
+        options = ("--target=cuda", f"--backend={backend}")
+        builds = [(folder, function, options) for function in HANDWRITTEN]
+        # The generated pair is timed beside the hand-written one (its
+        # gradients match them on CPU ranks: test_generated_backwards.py).
+        if dropout:
+            builds.append((folder, GENERATED,
+                           options + (f"--vjp-function={GENERATED}",)))
+        status |= harness.compile_libraries(args.fuser_compile, source, builds,
+                                            args.artifacts)
         os.remove(source)
     return status
 
@@ -420,10 +436,13 @@ def run_ours(args):
     # the parts (--parts).
     for suffix, mode in variants if "timing" in args.parts else ():
         timed = os.path.join(args.artifacts, f"{mode}-dropout{suffix}")
-        for function in ("gpt_forward", "gpt_backward"):
+        programs_to_time = [(function, function) for function in HANDWRITTEN]
+        if os.path.exists(os.path.join(timed, GENERATED + ".so")):
+            programs_to_time += [(GENERATED, function) for function in GENERATED_PAIR]
+        for library, function in programs_to_time:
             print(f"== ours {mode}{suffix} {function}", flush=True)
             runs[mode + suffix][function] = runner.run(
-                os.path.join(timed, function + ".so"), function)
+                os.path.join(timed, library + ".so"), function)
             harness.write_ours(args, runner, runs)
     for suffix, mode in variants if "validation" in args.parts else ():
         expected = torch_results.get("modes", {}).get(mode, {}).get("expected")
@@ -470,11 +489,12 @@ def validate(args, runner, mode, suffix, inputs, expected):
 
 # --- the report --------------------------------------------------------------
 
-def ours_times(runs):
-    """{step: ms} of one backend's runs of a mode: @gpt_forward's median,
-    and its sum with @gpt_backward's."""
-    forward = harness.median(runs.get("gpt_forward"))
-    backward = harness.median(runs.get("gpt_backward"))
+def ours_times(runs, pair=HANDWRITTEN):
+    """{step: ms} of one backend's runs of a mode: the forward's median,
+    and its sum with the backward's, of `pair` (the hand-written programs
+    or the generated ones)."""
+    forward = harness.median(runs.get(pair[0]))
+    backward = harness.median(runs.get(pair[1]))
     return {"forward": forward,
             "forward_backward": None if forward is None or backward is None
             else forward + backward}
@@ -484,8 +504,10 @@ def ours_notes(title, label, runs):
     """The report's notes on one backend's runs of a mode: failures,
     allocations, validation, peak memory."""
     notes = []
-    for name in ("gpt_forward", "gpt_backward"):
+    for name in HANDWRITTEN + GENERATED_PAIR:
         run = runs.get(name, {})
+        if not run:
+            continue
         if "error" in run:
             notes.append(f"{label}, {title} {name}: {run['error']}: "
                          + " / ".join(run.get("lines", [])[-2:]))
@@ -505,8 +527,7 @@ def ours_notes(title, label, runs):
             f"{validation.get('backward', 'not run')}; largest relative "
             f"error {harness.cell(worst, '.2e')} over "
             f"{len(validation.get('comparisons', {}))} tensors")
-    peaks = [runs.get(name, {}).get("peak_gib")
-             for name in ("gpt_forward", "gpt_backward")]
+    peaks = [runs.get(name, {}).get("peak_gib") for name in HANDWRITTEN]
     peak = max((p for p in peaks if p is not None), default=None)
     if peak is not None:
         notes.append(f"{label}, {title}: peak device memory per GPU "
@@ -521,12 +542,19 @@ def run_report(args):
     method = torch_results.get("method", {})
     d = args.devices
     variants = backends(d)
+    # Each backend's hand-written programs, then its generated pair.
+    columns_of_ours = [(suffix, label + name, pair)
+                       for suffix, _, label in variants
+                       for name, pair in (("", HANDWRITTEN),
+                                          (" (generated)", GENERATED_PAIR))]
     rows, ratios, notes = [], [], []
     for mode, title in MODES:
         torch_mode = torch_results.get("modes", {}).get(mode, {})
         ours = [(label, ours_results.get("runs", {}).get(mode + suffix, {}))
                 for suffix, _, label in variants]
-        times = [ours_times(runs) for _, runs in ours]
+        times = [ours_times(ours_results.get("runs", {}).get(mode + suffix, {}),
+                            pair)
+                 for suffix, _, pair in columns_of_ours]
         for step, factor in (("forward", 1), ("forward_backward", 3)):
             flop = factor * FORWARD_FLOP / d
             ideal = harness.median(torch_mode.get("ideal", {}).get(step))
@@ -552,10 +580,19 @@ def run_report(args):
                          "forward+backward)")
         for label, runs in ours:
             notes += ours_notes(title, label, runs)
+            generated, handwritten = (ours_times(runs, GENERATED_PAIR),
+                                      ours_times(runs))
+            if generated["forward"] is not None:
+                notes.append(
+                    f"{label} (generated) ÷ {label}, {title}: " + ", ".join(
+                        f"{step.replace('_', '+')} " + harness.cell(
+                            harness.ratio(generated[step], handwritten[step]),
+                            ".3f")
+                        for step in ("forward", "forward_backward")))
     columns = ["PyTorch compute only (ideal)", "PyTorch eager", "torch.compile"]
-    columns += [label for _, _, label in variants]
+    columns += [label for _, label, _ in columns_of_ours]
     ratio_columns = ["layer", "eager ÷ ideal"]
-    for _, _, label in variants:
+    for _, label, _ in columns_of_ours:
         ratio_columns += [f"{label} ÷ ideal", f"eager ÷ {label}",
                           f"compile ÷ {label}"]
     lines = [f"# The GPT-3 layer on {d} GPUs: ours and PyTorch", ""]
@@ -569,7 +606,8 @@ def run_report(args):
         f"{method.get('iterations', '?')} timed; ours: fuser-exec --time, one "
         f"warm-up execution, then {ours_results.get('iterations', '?')} timed "
         "(bench/overlap/harness.py's method); ours forward+backward is "
-        "@gpt_forward's median plus @gpt_backward's; compute only's "
+        "@gpt_forward's median plus @gpt_backward's (generated: "
+        "@gpt_layer__fwd's plus @gpt_layer__bwd's); compute only's "
         "forward+backward likewise",
         "", "Median ms / model TFLOP/s per GPU:", ""]
     lines += harness.markdown_table(["layer"] + columns, rows)

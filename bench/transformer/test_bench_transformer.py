@@ -55,9 +55,13 @@ class OursAndReport(unittest.TestCase):
     def tearDown(self):
         self.directory.cleanup()
 
-    def ours(self, devices, folders):
+    def ours(self, devices, folders, generated=()):
+        """Runs the ours step over `folders`, those of `generated` with the
+        library of the generated programs."""
         for folder in folders:
             os.makedirs(os.path.join(self.artifacts, folder))
+        for folder in generated:
+            open(os.path.join(self.artifacts, folder, "gpt_layer.so"), "w").close()
         runner = FakeRunner()
         runner.root = self.artifacts
         args = bench_transformer.parse_args(
@@ -89,13 +93,30 @@ class OursAndReport(unittest.TestCase):
                                "tp-dropout-ipc/gpt_backward.so"])
         report = self.report(2)
         self.assertIn("| layer | PyTorch compute only (ideal) | PyTorch eager "
-                      "| torch.compile | ours | ours (IPC rings) |", report)
-        # Forward: ideal 1 ms, eager 2.5 ms, ours 2 ms over either backend.
+                      "| torch.compile | ours | ours (generated) | ours (IPC rings) "
+                      "| ours (IPC rings) (generated) |", report)
+        # Forward: ideal 1 ms, eager 2.5 ms, ours 2 ms over either backend;
+        # no generated programs were built.
         self.assertIn("| tensor parallel, forward | 2.500 | 2.000 | 1.250 | n/a "
-                      "| 2.000 | 1.250 | n/a |", report)
+                      "| n/a | n/a | n/a | 2.000 | 1.250 | n/a | n/a | n/a | n/a |",
+                      report)
         # SP had no IPC libraries: its cell says so.
         self.assertIn("| sequence parallel, forward | n/a | n/a | n/a "
-                      "| 2.000 / 1907 | n/a |", report)
+                      "| 2.000 / 1907 | n/a | n/a | n/a |", report)
+
+    def test_the_generated_pair_is_timed_beside_the_hand_written_one(self):
+        ran = self.ours(1, ["tp-dropout"], generated=["tp-dropout"])
+        self.assertEqual(ran, ["tp-dropout/gpt_forward.so",
+                               "tp-dropout/gpt_backward.so",
+                               "tp-dropout/gpt_layer.so",
+                               "tp-dropout/gpt_layer.so"])
+        report = self.report(1)
+        self.assertIn("| tensor parallel, forward | 1.000 / 7628 | 2.500 / 3051 "
+                      "| n/a | 2.000 / 3814 | 2.000 / 3814 |", report)
+        self.assertIn("ours (generated) ÷ ours, tensor parallel: forward 1.000, "
+                      "forward+backward 1.000", report)
+        self.assertIn("| ours (generated) ÷ ideal | eager ÷ ours (generated) |",
+                      report)
 
     def test_one_gpu_reports_one_column_of_ours(self):
         self.ours(1, ["tp-dropout", "sp-dropout"])
