@@ -19,3 +19,13 @@ func.func @contract_over_both_axes(%g: tensor<4x4xf32, #contracted>, %w: tensor<
   %r = fuser.set %p : tensor<4x8xf32> -> tensor<4x8xf32, #columns>
   return %r : tensor<4x8xf32, #columns>
 }
+
+// Two dims split over the two axes, gathered whole: the first allgather's
+// result, laid out for the second (its dim outermost), must keep the
+// first's order of the other dims.
+#both = #fuser.sharding<#mesh, [[], [], [0], [1]]>
+#whole = #fuser.sharding<#mesh, [[], [], [], []]>
+func.func @gather_both_axes(%x: tensor<1x2x8x4xf32, #both>) -> tensor<1x2x8x4xf32, #whole> {
+  %0 = fuser.set %x : tensor<1x2x8x4xf32, #both> -> tensor<1x2x8x4xf32, #whole>
+  return %0 : tensor<1x2x8x4xf32, #whole>
+}

@@ -54,32 +54,38 @@ static std::optional<Layout> neededLayout(CommunicationOpInterface comm,
 }
 
 /// The dims of `layout` in memory order, outermost first, without those of
-/// size 1 in `localShape`, which sit anywhere without moving an element.
+/// size 1 in both `operandShape` and `resultShape`, which sit anywhere
+/// without moving an element.
 static SmallVector<int64_t> nonUnitOrder(const Layout &layout,
-                                         ArrayRef<int64_t> localShape) {
+                                         ArrayRef<int64_t> operandShape,
+                                         ArrayRef<int64_t> resultShape) {
   SmallVector<int64_t> order;
   for (int64_t dim : layout.order)
-    if (localShape[dim] != 1)
+    if (operandShape[dim] != 1 || resultShape[dim] != 1)
       order.push_back(dim);
   return order;
 }
 
-/// The layout `comm`'s result needs where the communication keeps every
-/// element in its place (no blocks on either side and one local shape:
-/// allreduce, reduce, broadcast, send_recv): the libraries copy flat
-/// buffers, so the result must order the elements as the operand does.
-/// None where that does not apply or the result already does.
+/// The layout `comm`'s result needs to order its elements as the operand
+/// does. The libraries see buffers as flat arrays: an allreduce, reduce or
+/// broadcast copies them element for element, and an allgather, gather,
+/// scatter or reduce_scatter moves whole blocks of the block dim, which
+/// both sides have outermost, so every other dim must follow in the same
+/// order on both sides. None for communications that reorder blocks
+/// (all_to_all), move none (all_slice, a view) or pack blocks of other
+/// shapes (a send_recv between meshes of different shapes), and where the
+/// result already orders them so.
 static std::optional<Layout> operandOrderFor(CommunicationOpInterface comm) {
-  Value operand = comm->getOperand(0), result = comm->getResult(0);
-  if (comm.getBlockDim(/*resultSide=*/false) ||
-      comm.getBlockDim(/*resultSide=*/true))
+  if (isa<AllToAllOp, AllSliceOp>(comm))
     return std::nullopt;
-  SmallVector<int64_t> local = localShapeOf(result);
-  if (localShapeOf(operand) != local)
+  Value operand = comm->getOperand(0), result = comm->getResult(0);
+  SmallVector<int64_t> operandShape = localShapeOf(operand);
+  SmallVector<int64_t> resultShape = localShapeOf(result);
+  if (isa<SendRecvOp>(comm) && operandShape != resultShape)
     return std::nullopt;
   Layout source = Layout::of(getSharding(operand));
-  if (nonUnitOrder(source, local) ==
-      nonUnitOrder(Layout::of(getSharding(result)), local))
+  if (nonUnitOrder(source, operandShape, resultShape) ==
+      nonUnitOrder(Layout::of(getSharding(result)), operandShape, resultShape))
     return std::nullopt;
   return source;
 }

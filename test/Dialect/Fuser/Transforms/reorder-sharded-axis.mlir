@@ -158,3 +158,18 @@ func.func @allreduce_keeps_its_operand_order(%x: tensor<4x8xf32, #fuser.sharding
   %1 = fuser.comm.allreduce %0 axis = 1 : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]], partial = {1 : sum}>> -> tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
   return %1 : tensor<4x8xf32, #fuser.sharding<#mesh, [[], [0]]>>
 }
+
+// -----
+
+// An allgather moves whole blocks of its gathered dim: after that dim, its
+// result orders the other dims as its operand does (here the order a
+// transposing copy gave the operand), not row-major.
+// CHECK-LABEL: func.func @allgather_keeps_its_operand_order
+// CHECK: %[[T:.*]] = fuser.set %arg0 : {{.*}} -> {{.*}}{{\[}}[], [], [], [1]], order = [3, 2, 0, 1]>>
+// CHECK: fuser.comm.allgather %[[T]] axis = 1 : {{.*}} -> {{.*}}{{\[}}[], [], [], []], order = [3, 2, 0, 1]>>
+#mesh = #fuser.mesh<[2, 2]>
+func.func @allgather_keeps_its_operand_order(%x: tensor<1x2x8x4xf32, #fuser.sharding<#mesh, [[], [], [], [1]], order = [2, 0, 1, 3]>>) {
+  %0 = fuser.comm.allgather %x axis = 1 : tensor<1x2x8x4xf32, #fuser.sharding<#mesh, [[], [], [], [1]], order = [2, 0, 1, 3]>> -> tensor<1x2x8x4xf32, #fuser.sharding<#mesh, [[], [], [], []]>>
+  %1 = fuser.exp %0 : tensor<1x2x8x4xf32, #fuser.sharding<#mesh, [[], [], [], []]>> -> tensor<1x2x8x4xf32, #fuser.sharding<#mesh, [[], [], [], []]>>
+  return
+}
