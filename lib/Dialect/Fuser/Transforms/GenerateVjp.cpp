@@ -40,6 +40,10 @@ SmallVector<unsigned> floatPositions(TypeRange types) {
   return positions;
 }
 
+/// The attribute that names, on an op of a propagated copy, the position of
+/// the op it copies.
+constexpr StringLiteral kOriginalAttr = "fuser.vjp_original";
+
 /// `value` as a value of `type` (same global type): itself, or a fuser.set
 /// that places it so.
 Value placedAs(OpBuilder &builder, Value value, Type type) {
@@ -114,17 +118,38 @@ private:
   }
 
   /// The argument and result types `function`'s boundary has after
-  /// sharding propagation: where its caller's pieces are.
+  /// sharding propagation: where its caller's pieces are. With
+  /// `pendingSums`, also the values of `function` propagation leaves
+  /// pending a reduction.
   LogicalResult propagatedSignature(func::FuncOp function,
-                                    FunctionType &signature) {
+                                    FunctionType &signature,
+                                    llvm::DenseSet<Value> *pendingSums = nullptr) {
     OpBuilder builder(function);
     builder.setInsertionPointAfter(function);
     auto copy = cast<func::FuncOp>(builder.clone(*function));
     copy.setName((function.getName() + "__placement").str());
+    // Each op of the copy names the function's op it copies: propagation
+    // may fold some away.
+    SmallVector<Operation *> originals;
+    for (auto [original, copied] :
+         llvm::zip_equal(function.getBody().front(), copy.getBody().front())) {
+      copied.setAttr(kOriginalAttr,
+                     builder.getI64IntegerAttr(originals.size()));
+      originals.push_back(&original);
+    }
     OpPassManager pipeline(func::FuncOp::getOperationName());
     pipeline.addPass(createPropagateShardings());
     LogicalResult result = runPipeline(pipeline, copy);
     signature = copy.getFunctionType();
+    if (succeeded(result) && pendingSums)
+      for (Operation &placed : copy.getBody().front())
+        if (auto index = placed.getAttrOfType<IntegerAttr>(kOriginalAttr))
+          for (auto [value, placedValue] :
+               llvm::zip_equal(originals[index.getInt()]->getResults(),
+                               placed.getResults()))
+            if (ShardingAttr sharding = getSharding(placedValue);
+                sharding && sharding.isPartial())
+              pendingSums->insert(value);
     copy.erase();
     return result;
   }
@@ -136,7 +161,8 @@ private:
         return f.emitError("cannot add its derivative programs: @")
                << f.getName() << suffix << " exists already";
     FunctionType signature;
-    if (failed(propagatedSignature(f, signature)))
+    llvm::DenseSet<Value> pendingSums;
+    if (failed(propagatedSignature(f, signature, &pendingSums)))
       return failure();
     ArrayRef<Type> argTypes = signature.getInputs();
     ArrayRef<Type> resultTypes = signature.getResults();
@@ -193,17 +219,25 @@ private:
     llvm::SmallPtrSet<Operation *, 16> forwardOps(forward.begin(),
                                                   forward.end());
     eraseDeadOps(vjp, forwardOps);
-    return splitForwardAndBackward(f, signature, vjp, primal, forwardOps,
-                                   outputs.size());
+    return splitForwardAndBackward(f, signature, pendingSums, vjp, primal,
+                                   forwardOps, outputs.size());
   }
 
   /// @f__fwd and @f__bwd from @f__vjp, whose ops in `forwardOps` are
   /// f's (cloned through `primal`) and the rest the backward.
+  /// `pendingSums` are the values of f propagation leaves pending.
   LogicalResult splitForwardAndBackward(
-      func::FuncOp f, FunctionType signature, func::FuncOp vjp,
+      func::FuncOp f, FunctionType signature,
+      const llvm::DenseSet<Value> &pendingSums, func::FuncOp vjp,
       const IRMapping &primal,
       const llvm::SmallPtrSetImpl<Operation *> &forwardOps,
       size_t numCotangents) {
+    DenseMap<Value, Value> fValueOf;
+    for (auto [from, to] : primal.getValueMap())
+      fValueOf[to] = from;
+    auto isPending = [&](Value value) {
+      return pendingSums.contains(fValueOf.lookup(value));
+    };
     Block &vjpBody = vjp.getBody().front();
     unsigned numPrimals = signature.getNumInputs();
     auto isForward = [&](Value value) {
@@ -233,7 +267,18 @@ private:
       bool expensive =
           producer->hasTrait<mlir::fuser::OpTrait::LibraryCall>() ||
           isa<SetOp, CommunicationOpInterface>(producer);
-      if (save == SavedValues::All || expensive) {
+      // A pending sum (a row-parallel product) crosses the boundary only
+      // resolved whole; the first value computed from it once resolved
+      // crosses as placed (a reduce-scatter's block, not an allreduce).
+      bool resolvesPendingSum =
+          !isPending(value) &&
+          llvm::any_of(producer->getOperands(), [&](Value operand) {
+            Operation *source = operand.getDefiningOp();
+            return source &&
+                   source->hasTrait<mlir::fuser::OpTrait::LibraryCall>() &&
+                   isPending(operand);
+          });
+      if (save == SavedValues::All || expensive || resolvesPendingSum) {
         saved.insert(value);
         continue;
       }
@@ -250,9 +295,6 @@ private:
     });
 
     // @f__fwd: f's body returning, after f's outputs, the saved values.
-    DenseMap<Value, Value> fValueOf;
-    for (auto [from, to] : primal.getValueMap())
-      fValueOf[to] = from;
     OpBuilder builder(f);
     SmallVector<Type> fwdResults(signature.getResults());
     for (Value value : savedInOrder)

@@ -60,8 +60,10 @@ def GenerateVjp : Pass<"fuser-generate-vjp", "ModuleOp"> {
     `library-calls` (the default) it saves the results of products,
     attention and data movements the backward reads and @f__bwd recomputes
     the elementwise ops, reductions and views between them (activation
-    checkpointing of everything but the library calls); with `all` it saves
-    every forward value the backward reads.
+    checkpointing of everything but the library calls); a product that
+    propagation leaves pending a sum is not saved but the first value
+    computed from it once resolved, which crosses without an allreduce.
+    With `all` it saves every forward value the backward reads.
   }];
   let options = [
     ListOption<"functions", "functions", "std::string",
