@@ -444,22 +444,16 @@ LogicalResult Decomposition::run(ShardingRuleOpInterface op) {
     return reshardBefore(op, *required);
   // Neither the results' placement nor the operands' passes through the op
   // (both sides placed by the user): gather the operands along the dims
-  // whose split cannot pass, compute on what is left, and move the result.
-  FailureOr<bool> gathered = gatherUnpassableSplits(op);
-  if (failed(gathered))
-    return failure();
-  if (*gathered) {
-    FailureOr<bool> done = reshardAfter(op);
-    if (failed(done) || *done)
-      return done;
-  }
-  // Nor what is left (operands that disagree): the op computed on whole
-  // operands, every result moved to its placement. Always local, if slow;
-  // the placements of both sides left no better plan.
-  FailureOr<bool> whole = gatherWhole(op);
-  if (failed(whole))
-    return failure();
-  if (*whole) {
+  // whose split cannot pass, compute on what is left, and move the results.
+  // Where what is left still disagrees, the op computes on whole operands:
+  // always local, if slow; the placements of both sides left no better plan.
+  for (auto gather : {&Decomposition::gatherUnpassableSplits,
+                      &Decomposition::gatherWhole}) {
+    FailureOr<bool> gathered = (this->*gather)(op);
+    if (failed(gathered))
+      return failure();
+    if (!*gathered)
+      continue;
     FailureOr<bool> done = reshardAfter(op);
     if (failed(done) || *done)
       return done;
