@@ -27,11 +27,6 @@ using namespace mlir::fuser;
 
 namespace {
 
-bool isFloatTensor(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa<FloatType>(tensor.getElementType());
-}
-
 SmallVector<unsigned> floatPositions(TypeRange types) {
   SmallVector<unsigned> positions;
   for (auto [index, type] : llvm::enumerate(types))

@@ -9,12 +9,12 @@
 using namespace mlir;
 using namespace mlir::fuser;
 
-namespace {
-
-bool isFloatTensor(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && isa<FloatType>(type.getElementType());
+bool mlir::fuser::isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
 }
+
+namespace {
 
 class Sweep {
 public:
@@ -55,7 +55,7 @@ private:
 
   bool isActive(Value value) const {
     return varied.contains(value) && useful.contains(value) &&
-           isFloatTensor(value);
+           isFloatTensor(value.getType());
   }
 
   void accumulate(Value value, Value cotangent) {

@@ -12,6 +12,10 @@
 
 namespace mlir::fuser {
 
+/// Whether `type` is a tensor of floating-point elements: the values that
+/// carry gradients.
+bool isFloatTensor(Type type);
+
 /// Builds, at `builder`'s insertion point, the cotangent of each of
 /// `wanted` with respect to the `seeds` (pairs of a value of `forward` and
 /// its cotangent): the derivative rules of the ops of `forward` (in program
