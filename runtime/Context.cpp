@@ -3,6 +3,7 @@
 #include "Backend.h"
 #include "Internal.h"
 #include "Topology.h"
+#include "World.h"
 #include "host/HostBackend.h"
 
 #include <mpi.h>
@@ -34,6 +35,9 @@ struct Context {
   /// FUSER_TIMEOUT_S and kStartupSeconds.
   double startupSeconds = kStartupSeconds;
   std::string lastError;
+  /// Whether a compiled program returned early since the last
+  /// fuser_take_failure.
+  bool programFailed = false;
   host::HostBackend hostBackend;
   /// Started on first use.
   std::unique_ptr<Backend> cudaBackend;
@@ -168,6 +172,26 @@ FuserStatus fuser_init(int *argc, char ***argv) {
   return FUSER_OK;
 }
 
+FuserStatus fuser_init_with_bootstrap(const FuserBootstrap *bootstrap) {
+  Context &context = getContext();
+  if (context.initialized)
+    return FUSER_OK;
+  if (!readSeconds("FUSER_TIMEOUT_S", context.timeoutSeconds))
+    return FUSER_FAILED;
+  if (!bootstrap || !bootstrap->set || !bootstrap->get ||
+      bootstrap->worldSize < 1 || bootstrap->rank < 0 ||
+      bootstrap->rank >= bootstrap->worldSize)
+    return fail("fuser_init_with_bootstrap: a bootstrap gives a rank below "
+                "a positive world size, and the store's set and get");
+  startStoreWorld(*bootstrap);
+  if (FuserStatus learnt = learnTopology()) {
+    stopStoreWorld();
+    return learnt;
+  }
+  context.initialized = true;
+  return FUSER_OK;
+}
+
 void fuser_finalize(void) {
   Context &context = getContext();
   if (!context.initialized)
@@ -179,6 +203,7 @@ void fuser_finalize(void) {
   context.hostBackend.release();
   context.current = &context.hostBackend;
   releaseTeams();
+  stopStoreWorld();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (context.startedMpi && !finalized)
@@ -220,17 +245,9 @@ int32_t fuser_backend_available(FuserBackend backend) {
   return available;
 }
 
-int64_t fuser_rank(void) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+int64_t fuser_rank(void) { return getWorldRank(); }
 
-int64_t fuser_world_size(void) {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+int64_t fuser_world_size(void) { return getWorldSize(); }
 
 const char *fuser_last_error(void) { return getContext().lastError.c_str(); }
 
@@ -238,8 +255,21 @@ void fuser_fail(const char *message) {
   std::fprintf(stderr, "fuser: rank %lld: %s\n",
                static_cast<long long>(fuser_rank()), message);
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
+  // Without MPI, the other ranks' waits on the store end on their own.
+  int running = 0;
+  MPI_Initialized(&running);
+  if (running)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+void fuser_note_failure(void) { getContext().programFailed = true; }
+
+FuserStatus fuser_take_failure(void) {
+  Context &context = getContext();
+  bool failed = context.programFailed;
+  context.programFailed = false;
+  return failed ? FUSER_FAILED : FUSER_OK;
 }
 
 void fuser_check(FuserStatus status) {

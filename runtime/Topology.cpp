@@ -3,7 +3,8 @@
 // Ranks of one node share memory and reach each other's GPUs over NVLink
 // or PCIe (CUDA IPC, NCCL's P2P and SHM transports); ranks of different
 // nodes reach each other only over the network. The node of every rank is
-// learnt once, at start: MPI's shared-memory split, or FUSER_RANKS_PER_NODE
+// learnt once, at start: MPI's shared-memory split (or, in a world started
+// from a store, the ranks' host names and boot ids), or FUSER_RANKS_PER_NODE
 // groups of consecutive ranks as simulated nodes, which a job on one host
 // uses to run what a multi-node job runs (docs/runtime.md, "Nodes").
 //
@@ -11,11 +12,14 @@
 
 #include "Topology.h"
 #include "Internal.h"
+#include "World.h"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 
 using namespace fuser::runtime;
@@ -24,6 +28,8 @@ namespace {
 struct Topology {
   /// Node index per world rank, numbered by their lowest rank.
   std::vector<int64_t> nodeOfRank;
+  /// The host of each rank, numbered alike (the nodes unless simulated).
+  std::vector<int64_t> hostOfRank;
   int64_t nodeCount = 1;
   bool simulated = false;
 };
@@ -43,10 +49,36 @@ std::vector<int64_t> renumber(const std::vector<int64_t> &keys) {
         index.try_emplace(key, int64_t(index.size())).first->second);
   return nodes;
 }
-} // namespace
 
-FuserStatus fuser::runtime::learnTopology() {
-  Topology &topology = getTopology();
+/// A number naming this process's host: its name and boot, so that
+/// containers of one name on different machines differ.
+uint64_t identifyHost() {
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  std::string identity = name;
+  std::ifstream boot("/proc/sys/kernel/random/boot_id");
+  std::string bootId;
+  if (boot >> bootId)
+    identity += "/" + bootId;
+  uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : identity)
+    hash = (hash ^ c) * 1099511628211ull;
+  return hash;
+}
+
+/// The host of every rank, numbered by their lowest rank; the error set
+/// when the ranks cannot tell.
+FuserStatus learnHosts(std::vector<int64_t> &hosts) {
+  if (worldUsesStore()) {
+    uint64_t mine = identifyHost();
+    std::vector<uint64_t> everyone(getWorldSize());
+    if (FuserStatus status = fuser_world_allgather(
+            &mine, sizeof(mine), everyone.data(), "learning the ranks' hosts",
+            0))
+      return status;
+    hosts = renumber({everyone.begin(), everyone.end()});
+    return FUSER_OK;
+  }
   int size = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -62,7 +94,19 @@ FuserStatus fuser::runtime::learnTopology() {
   std::vector<int> leaders(size);
   MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT,
                 MPI_COMM_WORLD);
-  std::vector<int64_t> real = renumber({leaders.begin(), leaders.end()});
+  hosts = renumber({leaders.begin(), leaders.end()});
+  return FUSER_OK;
+}
+} // namespace
+
+FuserStatus fuser::runtime::learnTopology() {
+  Topology &topology = getTopology();
+  topology = Topology();
+  std::vector<int64_t> real;
+  if (FuserStatus status = learnHosts(real))
+    return status;
+  int64_t size = static_cast<int64_t>(real.size());
+  topology.hostOfRank = real;
 
   const char *value = std::getenv("FUSER_RANKS_PER_NODE");
   if (!value) {
@@ -76,7 +120,7 @@ FuserStatus fuser::runtime::learnTopology() {
                   "simulated node, which must divide the world's " +
                   std::to_string(size) + " ranks");
     std::vector<int64_t> simulated(size);
-    for (int member = 0; member < size; ++member) {
+    for (int64_t member = 0; member < size; ++member) {
       simulated[member] = member / perNode;
       // A simulated node shares memory: it must lie within a real one.
       if (real[member] != real[simulated[member] * perNode])
@@ -95,6 +139,17 @@ FuserStatus fuser::runtime::learnTopology() {
 }
 
 bool fuser::runtime::nodesAreSimulated() { return getTopology().simulated; }
+
+std::pair<int64_t, int64_t> fuser::runtime::getHostLocalRank() {
+  const std::vector<int64_t> &hosts = getTopology().hostOfRank;
+  int64_t rank = getWorldRank(), local = 0, count = 0;
+  for (int64_t other = 0; other < int64_t(hosts.size()); ++other)
+    if (hosts[other] == hosts[rank]) {
+      local += other < rank;
+      ++count;
+    }
+  return {local, count};
+}
 
 std::optional<int64_t>
 fuser::runtime::findNodeCrossing(const std::vector<int64_t> &ranks) {

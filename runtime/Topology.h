@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace fuser::runtime {
@@ -16,6 +17,9 @@ namespace fuser::runtime {
 FuserStatus learnTopology();
 /// Whether the nodes are FUSER_RANKS_PER_NODE's groups, not hosts.
 bool nodesAreSimulated();
+/// This rank's position among the ranks of its host, and their number
+/// (simulated nodes aside: the host's GPUs are shared out by it).
+std::pair<int64_t, int64_t> getHostLocalRank();
 /// The first of `ranks` on another node than the first of them, if any.
 std::optional<int64_t> findNodeCrossing(const std::vector<int64_t> &ranks);
 

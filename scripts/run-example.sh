@@ -12,8 +12,9 @@ source "$(dirname "$0")/lib/build.sh"
 
 build=${1:-$FUSER_ROOT/build}
 fuser_install_packages
-fuser_build "$build" -DFUSER_ENABLE_COMPILER=ON >/dev/null
+fuser_build_reporting "$build" -DFUSER_ENABLE_COMPILER=ON
 example="$FUSER_ROOT/examples/tp_mlp.mlir"
+echo "the host program each rank runs (fuser-opt --fuser-to-hostir-pipeline):"
 "$build/bin/fuser-opt" "$example" --fuser-to-hostir-pipeline
 library="$build/examples/tp_mlp.so"
 mkdir -p "$build/examples"
@@ -22,6 +23,8 @@ if command -v nvidia-smi >/dev/null &&
    [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
   target=cuda
 fi
+echo "compiling $example for $target ranks: $library"
 "$build/bin/fuser-compile" "$example" --target="$target" -o "$library"
+echo "running it on 2 ranks, checked against the unsharded program"
 NCCL_NVLS_ENABLE=0 mpirun --allow-run-as-root --oversubscribe -np 2 \
   "$build/bin/fuser-exec" "$library" --iterations 10 --check

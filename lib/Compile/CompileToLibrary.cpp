@@ -34,6 +34,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -368,24 +369,57 @@ LogicalResult compileToLibrary(ModuleOp module, const CompileOptions &options,
   if (failed(lowered))
     return failure();
 
-  std::string programObject = (libraryPath + ".o").str(),
-              referenceObject = (libraryPath + ".reference.o").str();
+  // Everything is written under a name of this compilation's own, then
+  // renamed into place: processes compiling to one path at once (every
+  // rank of a job) do not write over one another's objects, and a reader
+  // finds the old library whole or the new one whole.
+  int descriptor = -1;
+  SmallString<128> partial;
+  if (std::error_code code = llvm::sys::fs::createUniqueFile(
+          libraryPath + ".partial-%%%%%%%%", descriptor, partial))
+    return module.emitError("cannot write next to ")
+           << libraryPath << ": " << code.message();
+  llvm::sys::Process::SafelyCloseFileDescriptor(descriptor);
+  std::string staged = partial.str().str();
+  std::string programObject = staged + ".o",
+              referenceObject = staged + ".reference.o",
+              stagedJson = staged + ".json";
   LogicalResult built =
       success(succeeded(emitObject(module, programObject)) &&
               succeeded(emitObject(*lowered->references, referenceObject)) &&
               succeeded(linkLibrary(module, {programObject, referenceObject},
-                                    libraryPath, findRuntimeDir(options))));
+                                    staged, findRuntimeDir(options))));
   llvm::sys::fs::remove(programObject);
   llvm::sys::fs::remove(referenceObject);
-  if (failed(built))
+  auto discard = [&] {
+    llvm::sys::fs::remove(staged);
+    llvm::sys::fs::remove(stagedJson);
     return failure();
-
-  std::error_code code;
-  llvm::raw_fd_ostream json((libraryPath + ".json").str(), code);
-  if (code)
-    return module.emitError("cannot write ")
-           << libraryPath << ".json: " << code.message();
-  json << lowered->metadata;
+  };
+  if (failed(built))
+    return discard();
+  {
+    std::error_code code;
+    llvm::raw_fd_ostream json(stagedJson, code);
+    if (code) {
+      module.emitError("cannot write ")
+          << stagedJson << ": " << code.message();
+      return discard();
+    }
+    json << lowered->metadata;
+  }
+  // The metadata first: the library embeds its own, and the file beside it
+  // is for readers without a loader.
+  if (std::error_code code =
+          llvm::sys::fs::rename(stagedJson, libraryPath + ".json")) {
+    module.emitError("cannot write ")
+        << libraryPath << ".json: " << code.message();
+    return discard();
+  }
+  if (std::error_code code = llvm::sys::fs::rename(staged, libraryPath)) {
+    module.emitError("cannot write ") << libraryPath << ": " << code.message();
+    return discard();
+  }
   return success();
 }
 } // namespace fuser

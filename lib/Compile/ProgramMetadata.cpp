@@ -72,6 +72,12 @@ std::optional<fuser::ProgramInfo> fuser::describeProgram(FuncOp function) {
       }
       infos->push_back(std::move(*info));
     }
+  if (auto of = function->getAttrOfType<mlir::StringAttr>("fuser.derivative_of"))
+    program.derivativeOf = of.str();
+  if (auto inputs =
+          function->getAttrOfType<mlir::DenseI64ArrayAttr>("fuser.vjp_inputs"))
+    program.vjpInputs.emplace(inputs.asArrayRef().begin(),
+                              inputs.asArrayRef().end());
   return program;
 }
 
@@ -107,6 +113,10 @@ std::string fuser::writeMetadata(ArrayRef<ProgramInfo> programs,
           json.attribute("reference",
                          std::string(mlir::fuser::kPackedEntryPrefix) + program.name +
                              "__reference");
+          if (!program.derivativeOf.empty())
+            json.attribute("derivative_of", program.derivativeOf);
+          if (program.vjpInputs)
+            json.attribute("vjp_inputs", llvm::json::Array(*program.vjpInputs));
           for (auto [field, tensors] :
                {std::pair<StringRef, ArrayRef<TensorInfo>>{"inputs",
                                                            program.inputs},

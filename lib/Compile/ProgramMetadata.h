@@ -33,6 +33,11 @@ struct TensorInfo {
 struct ProgramInfo {
   std::string name;
   std::vector<TensorInfo> inputs, outputs;
+  /// For a generated derivative program (fuser.derivative_of), the program
+  /// it differentiates; for @f__bwd, the inputs of f it takes first
+  /// (fuser.vjp_inputs): what a caller needs to chain @f__fwd and @f__bwd.
+  std::string derivativeOf;
+  std::optional<std::vector<int64_t>> vjpInputs;
 };
 
 /// The machine the programs were planned for.

@@ -2,12 +2,12 @@
 
     from fuser_mlir import FusionDefinition, Mesh, ir
 
-    fd = FusionDefinition("tp_mlp", mesh=Mesh([2]))
-    x = fd.input([8, 64], "f32")
-    w1 = fd.input([256, 64], "f32", sharding=[[0], []])
-    w2 = fd.input([64, 256], "f32", sharding=[[], [0]])
-    a = fd.gelu(fd.linear(x, w1), approximation="tanh")
-    fd.output(fd.linear(a, w2))
+    with FusionDefinition("tp_mlp", mesh=Mesh([2])) as fd:
+        x = fd.input([8, 64], "f32", name="x")
+        w1 = fd.input([256, 64], "f32", sharding=[[0], []])
+        w2 = fd.input([64, 256], "f32", sharding=[[], [0]])
+        a = fd.gelu(fd.linear(x, w1), approximation="tanh")
+        fd.output(fd.linear(a, w2))
     module = fd.module(ir.Context())        # or fd.text() without the compiler
 
 The builder writes the program's text, exactly as a hand-written `.mlir`
@@ -21,17 +21,26 @@ against the mesh) and raises `ValueError("fuser.<op>: ...")` at the call.
 The remaining rules (element-type classes, creation values, activations)
 are the verifier's: `module()` raises `ir.MLIRError`, whose locations are
 the Python lines that built the offending ops.
+
+The conveniences of PyTorch and nvFuser (operators on tensors, Python
+scalars as operands, negative dims, NumPy and PyTorch dtypes, and with
+`broadcasting="numpy"` implicit broadcasting) emit the explicit ops a
+hand-written program spells: a scalar is a `fuser.full`, a broadcast
+operand a `fuser.broadcast` or `fuser.expand`.
 """
 
 import math
+import numbers
+import operator
 import os
 import re
 import struct
 import sys
 
+from .dtypes import mlir_dtype
 from .mesh import Mesh
 
-DTYPES = ("f32", "f16", "bf16", "f64", "i64", "i32", "i8", "i1")
+BROADCASTING = ("explicit", "numpy")
 REDUCTION_KINDS = ("sum", "prod", "max", "min", "avg")
 COMPARE_KINDS = ("eq", "ne", "lt", "le", "gt", "ge")
 GELU_APPROXIMATIONS = ("none", "tanh")
@@ -39,6 +48,10 @@ ACTIVATIONS = ("gelu_tanh", "relu")
 
 # Names MLIR accepts after `@` without quoting.
 _SYMBOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*\Z")
+# Names of inputs, spelled %name: identifiers, as MLIR and Python read them.
+_INPUT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# The names of unnamed inputs, %arg<position>.
+_GENERATED_INPUT_NAME = re.compile(r"arg(0|[1-9][0-9]*)\Z")
 
 
 def _float_literal(value):
@@ -66,8 +79,32 @@ def _string_literal(text):
     return '"' + "".join(escaped) + '"'
 
 
+# A tensor type without an encoding: its dims ("8x64x") and element type.
+_PLAIN_TENSOR_TYPE = re.compile(r"tensor<((?:\d+x)*)(\w+)>")
+
+
 def _int_list(values):
     return "[" + ", ".join(str(value) for value in values) + "]"
+
+
+def _as_list(values):
+    """A list of dims from a list or a single dim."""
+    try:
+        return [operator.index(values)]
+    except TypeError:
+        return list(values)
+
+
+def _from_end(dim, rank):
+    """`dim` counted from the end when negative and in range, as PyTorch
+    counts; any other dim as given."""
+    return dim + rank if -rank <= dim < 0 else dim
+
+
+def _is_scalar(value):
+    """Whether `value` is a Python scalar, which pointwise ops take as a
+    `full` of their tensor operands' shape."""
+    return isinstance(value, numbers.Real)
 
 
 def _caller_location():
@@ -101,7 +138,8 @@ class Sharding:
     first; `partial` the mesh axes over which the value is a pending
     `partial_kind` reduction; `stream` a `(dim, chunks)` split for
     host-side pipelining; `order` and `contiguity` the allocation layout.
-    `mesh` defaults to the definition's mesh.
+    Negative dims in `stream` and `order` count from the end. `mesh`
+    defaults to the definition's mesh.
     """
 
     def __init__(self, dims, partial=(), partial_kind="sum", stream=None,
@@ -109,8 +147,14 @@ class Sharding:
         self.dims = [list(axes) for axes in dims]
         self.partial = sorted(partial)
         self.partial_kind = partial_kind
+        # `dims` gives the rank, so dims counted from the end resolve here;
+        # out-of-range ones are left for _check to report.
+        rank = len(self.dims)
         self.stream = tuple(stream) if stream is not None else None
-        self.order = list(order) if order is not None else None
+        if self.stream:
+            self.stream = (_from_end(self.stream[0], rank),) + self.stream[1:]
+        self.order = ([_from_end(dim, rank) for dim in order]
+                      if order is not None else None)
         self.contiguity = list(contiguity) if contiguity is not None else None
         self.mesh = _mesh_of(mesh) if mesh is not None else None
 
@@ -193,7 +237,14 @@ class Sharding:
 
 class Tensor:
     """A value of a FusionDefinition: its global shape, element type and,
-    where annotated, its sharding."""
+    where annotated, its sharding.
+
+    Operators append ops to its definition: `+ - * / **`, unary `-`,
+    `abs()`, `@` (matmul) and `< <= > >=` (compare), with Python scalars
+    on either side. `==` and `!=` stay Python's identity, and with it the
+    hash, because tensors are dict keys and set members; `fd.eq` and
+    `fd.ne` compare elements.
+    """
 
     def __init__(self, definition, name, shape, dtype, sharding, mesh):
         self._definition = definition
@@ -202,6 +253,11 @@ class Tensor:
         self.dtype = dtype
         self.sharding = sharding
         self._mesh = mesh
+
+    @property
+    def definition(self):
+        """The FusionDefinition this tensor is a value of."""
+        return self._definition
 
     @property
     def rank(self):
@@ -218,6 +274,57 @@ class Tensor:
     def __repr__(self):
         return "Tensor(%s : %s)" % (self.name, self.type)
 
+    def __add__(self, other):
+        return self._definition.add(self, other)
+
+    def __radd__(self, other):
+        return self._definition.add(other, self)
+
+    def __sub__(self, other):
+        return self._definition.sub(self, other)
+
+    def __rsub__(self, other):
+        return self._definition.sub(other, self)
+
+    def __mul__(self, other):
+        return self._definition.mul(self, other)
+
+    def __rmul__(self, other):
+        return self._definition.mul(other, self)
+
+    def __truediv__(self, other):
+        return self._definition.div(self, other)
+
+    def __rtruediv__(self, other):
+        return self._definition.div(other, self)
+
+    def __pow__(self, other):
+        return self._definition.pow(self, other)
+
+    def __rpow__(self, other):
+        return self._definition.pow(other, self)
+
+    def __neg__(self):
+        return self._definition.neg(self)
+
+    def __abs__(self):
+        return self._definition.abs(self)
+
+    def __matmul__(self, other):
+        return self._definition.matmul(self, other)
+
+    def __lt__(self, other):
+        return self._definition.compare("lt", self, other)
+
+    def __le__(self, other):
+        return self._definition.compare("le", self, other)
+
+    def __gt__(self, other):
+        return self._definition.compare("gt", self, other)
+
+    def __ge__(self, other):
+        return self._definition.compare("ge", self, other)
+
 
 class FusionDefinition:
     """One function of global-shape tensor ops over a device mesh.
@@ -226,17 +333,71 @@ class FusionDefinition:
     Each takes `sharding=` to annotate its result (a `Sharding`, or the
     per-dim mesh axes as a list); unannotated results get theirs from
     sharding propagation.
+
+    `broadcasting` is "explicit" (pointwise operands have equal shapes, as
+    in the dialect) or "numpy" (operands that differ in rank or in size-1
+    dims are broadcast by NumPy's and PyTorch's rule, through the
+    `broadcast` and `expand` ops). `with FusionDefinition(...) as fd:`
+    gives the definition.
     """
 
-    def __init__(self, name, mesh=None):
+    def __init__(self, name, mesh=None, broadcasting="explicit"):
         if not _SYMBOL_NAME.match(name):
             raise ValueError("func.func: %r is not a valid function name" % name)
+        if broadcasting not in BROADCASTING:
+            raise ValueError("FusionDefinition: unknown broadcasting %r; expected "
+                             "explicit or numpy" % (broadcasting,))
         self.name = name
         self.mesh = _mesh_of(mesh) if mesh is not None else None
+        self.broadcasting = broadcasting
         self.inputs = []
         self.outputs = []
         self._ops = []  # (text of the op, location of the Python line)
         self._next_value = 0
+        self._libraries = {}  # (text, target, options) -> runtime.Library
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exception_type, exception, traceback):
+        """Nothing to finish: the ops are written as they are called, and
+        an exception in the block propagates."""
+
+    # -- compiling and running --------------------------------------------
+
+    def compiled(self, *, target="cpu", **options):
+        """The definition compiled with ir.compile's `options` into a
+        runtime.Library, once per process and once in the cache folder
+        (fuser_mlir.programs). Collective on several ranks."""
+        from . import programs  # Only here: building needs no runtime.
+
+        text = self.text()
+        key = (text, target, repr(sorted(options.items())))
+        if key not in self._libraries:
+            self._libraries[key] = programs.load(text, target=target, **options)
+        return self._libraries[key]
+
+    def execute(self, inputs, *, target=None, pieces=False, gather=True,
+                stream=None, check_replicated=False, **options):
+        """Compiles the definition (once) and runs it on this process's
+        ranks over `inputs` (NumPy arrays, or tensors on the rank's device);
+        returns its outputs, as runtime.Library.run does. `target` is
+        "cuda" for inputs on a GPU, else "cpu"; the other options are
+        ir.compile's."""
+        inputs = list(inputs)
+        if target is None:
+            on_gpu = any(getattr(getattr(value, "device", None), "type", None)
+                         == "cuda" for value in inputs)
+            target = "cuda" if on_gpu else "cpu"
+        library = self.compiled(target=target, **options)
+        return library.run(self.name, inputs, pieces=pieces, gather=gather,
+                           stream=stream, names=self.input_names,
+                           check_replicated=check_replicated)
+
+    @property
+    def input_names(self):
+        """The name of each input, in order: the one given, or `argN`."""
+        return [tensor.name[1:] for tensor in self.inputs]
 
     # -- values and types ---------------------------------------------------
 
@@ -294,13 +455,6 @@ class FusionDefinition:
         return results[0].type
 
     @staticmethod
-    def _dtype(op, dtype):
-        if dtype not in DTYPES:
-            raise ValueError("fuser.%s: unknown dtype %r; expected one of %s"
-                             % (op, dtype, ", ".join(DTYPES)))
-        return dtype
-
-    @staticmethod
     def _shape(op, shape, what="shape"):
         shape = list(shape)
         if not all(isinstance(size, int) and size >= 0 for size in shape):
@@ -308,31 +462,56 @@ class FusionDefinition:
         return shape
 
     @staticmethod
-    def _dim_list(op, dims, rank, what):
-        """Checks dims as the ops do: each in [0, rank), each once."""
-        dims = list(dims)
+    def _dim(op, dim, rank, what):
+        """`dim` in [0, rank), as the ops take it: negative dims count from
+        the end."""
+        dim = operator.index(dim)
+        if not -rank <= dim < rank:
+            raise ValueError("fuser.%s: %s %d is out of range for rank %d"
+                             % (op, what, dim, rank))
+        return _from_end(dim, rank)
+
+    @classmethod
+    def _dim_list(cls, op, dims, rank, what):
+        """`dims` (a list, or one dim) as the ops take them: each in
+        [0, rank), each once."""
+        given = _as_list(dims)
+        dims = [cls._dim(op, dim, rank, what) for dim in given]
         for dim in dims:
-            if not 0 <= dim < rank:
-                raise ValueError("fuser.%s: %s %d is out of range for rank %d"
-                                 % (op, what, dim, rank))
             if dims.count(dim) > 1:
-                raise ValueError("fuser.%s: %s %d appears twice" % (op, what, dim))
+                raise ValueError("fuser.%s: %ss %s name dim %d twice"
+                                 % (op, what, given, dim))
         return dims
 
     # -- inputs and outputs -------------------------------------------------
 
-    def input(self, shape, dtype, sharding=None):
-        """A function argument of global `shape` and element type `dtype`."""
-        where = "func.func @%s argument #%d" % (self.name, len(self.inputs))
-        if dtype not in DTYPES:
-            raise ValueError("%s: unknown dtype %r; expected one of %s"
-                             % (where, dtype, ", ".join(DTYPES)))
+    def input(self, shape, dtype, sharding=None, name=None):
+        """A function argument of global `shape` and element type `dtype`,
+        spelled `%name` in the text (unnamed: `%argN`, N its position)."""
+        position = len(self.inputs)
+        where = "func.func @%s argument #%d" % (self.name, position)
+        dtype = mlir_dtype(dtype, where)
         shape = self._shape("input", shape)
         sharding, mesh = self._sharding(sharding, shape, where)
-        tensor = Tensor(self, "%%arg%d" % len(self.inputs), shape, dtype,
-                        sharding, mesh)
+        if name is None:
+            name = "arg%d" % position
+        else:
+            self._check_input_name(name, position, where)
+        tensor = Tensor(self, "%" + name, shape, dtype, sharding, mesh)
         self.inputs.append(tensor)
         return tensor
+
+    def _check_input_name(self, name, position, where):
+        if not isinstance(name, str) or not _INPUT_NAME.match(name):
+            raise ValueError("%s: name %r is not an identifier" % (where, name))
+        names = self.input_names
+        if name in names:
+            raise ValueError("%s: name %r is taken by argument #%d"
+                             % (where, name, names.index(name)))
+        generated = _GENERATED_INPUT_NAME.match(name)
+        if generated and int(generated.group(1)) != position:
+            raise ValueError("%s: name %r is the name of unnamed argument #%s"
+                             % (where, name, generated.group(1)))
 
     def output(self, *tensors):
         """Returns `tensors` from the function, in this order."""
@@ -349,7 +528,8 @@ class FusionDefinition:
             if other.shape != first.shape:
                 raise ValueError(
                     "fuser.%s: operand '%s' has shape %s but '%s' has shape %s; "
-                    "broadcasting is explicit (fuser.broadcast, fuser.expand)"
+                    "broadcasting is explicit (fuser.broadcast, fuser.expand, or "
+                    "FusionDefinition(broadcasting=\"numpy\"))"
                     % (op, roles[0], first.shape, role, other.shape))
             if other.dtype != first.dtype:
                 raise ValueError(
@@ -365,6 +545,59 @@ class FusionDefinition:
         return self._emit(op, operands, syntax,
                           [(first.shape, dtype or first.dtype, sharding)],
                           self._input_to_result if unary else None)
+
+    def _operand_or_scalar(self, op, value, role):
+        return value if _is_scalar(value) else self._operand(op, value, role)
+
+    @staticmethod
+    def _broadcast_shape(op, values, roles):
+        """The shape of the tensors among `values` broadcast together by
+        NumPy's rule: aligned at their last dims, sizes equal or 1."""
+        rank = max(value.rank for value in values if not _is_scalar(value))
+        shape = [1] * rank
+        giver = [None] * rank  # per dim, the (role, tensor) of its size
+        for value, role in zip(values, roles):
+            if _is_scalar(value):
+                continue
+            for dim, size in enumerate(value.shape, rank - value.rank):
+                if size == 1:
+                    continue
+                if shape[dim] == 1:
+                    shape[dim], giver[dim] = size, (role, value)
+                elif shape[dim] != size:
+                    other_role, other = giver[dim]
+                    raise ValueError(
+                        "fuser.%s: operand '%s' of shape %s and operand '%s' of "
+                        "shape %s do not broadcast (aligned at their last dims, "
+                        "sizes must match or be 1)"
+                        % (op, other_role, other.shape, role, value.shape))
+        return shape
+
+    def _broadcast_to(self, x, shape):
+        """`x` repeated to `shape`: new leading dims with `broadcast`, which
+        also expands size-1 dims; those alone with `expand`."""
+        if x.rank == len(shape):
+            return self.expand(x, shape)
+        return self.broadcast(x, shape, list(range(len(shape) - x.rank, len(shape))))
+
+    def _pointwise_operands(self, op, values, roles, like, scalar_dtypes):
+        """`values` (tensors and Python scalars) as the tensor operands of a
+        pointwise op. Their shape is `like`'s, or with numpy broadcasting
+        that of all tensors broadcast together, to which each is broadcast.
+        A scalar becomes a `full` of that shape, of element type
+        scalar_dtypes[i]. Neither gets a sharding: propagation decides."""
+        if self.broadcasting == "numpy":
+            shape = self._broadcast_shape(op, values, roles)
+        else:
+            shape = like.shape  # the op's checks report other shapes
+        operands = []
+        for value, dtype in zip(values, scalar_dtypes):
+            if _is_scalar(value):
+                value = self.full(shape, value, dtype)
+            elif self.broadcasting == "numpy" and value.shape != shape:
+                value = self._broadcast_to(value, shape)
+            operands.append(value)
+        return operands
 
     def _unary(self, op, x, sharding, attributes=""):
         x = self._operand(op, x, "input")
@@ -416,9 +649,20 @@ class FusionDefinition:
         attributes = "" if approximation == "none" else " approximation = " + approximation
         return self._unary("gelu", x, sharding, attributes)
 
-    def _binary(self, op, lhs, rhs, sharding):
-        operands = [self._operand(op, lhs, "lhs"), self._operand(op, rhs, "rhs")]
-        return self._pointwise(op, operands, ["lhs", "rhs"], sharding=sharding)
+    def _binary(self, op, lhs, rhs, sharding, dtype=None, prefix=""):
+        """`op` of two tensors, or of a tensor and a Python scalar of its
+        element type."""
+        roles = ["lhs", "rhs"]
+        values = [self._operand_or_scalar(op, lhs, "lhs"),
+                  self._operand_or_scalar(op, rhs, "rhs")]
+        tensors = [value for value in values if not _is_scalar(value)]
+        if not tensors:
+            raise ValueError("fuser.%s: lhs and rhs are both Python scalars; one "
+                             "must be a tensor of this definition" % op)
+        operands = self._pointwise_operands(op, values, roles, tensors[0],
+                                            [tensors[0].dtype] * 2)
+        return self._pointwise(op, operands, roles, dtype=dtype, prefix=prefix,
+                               sharding=sharding)
 
     def add(self, lhs, rhs, sharding=None):
         return self._binary("add", lhs, rhs, sharding)
@@ -446,19 +690,34 @@ class FusionDefinition:
         if kind not in COMPARE_KINDS:
             raise ValueError("fuser.compare: unknown kind %r; expected one of %s"
                              % (kind, ", ".join(COMPARE_KINDS)))
-        operands = [self._operand("compare", lhs, "lhs"),
-                    self._operand("compare", rhs, "rhs")]
         # The kind leads the operands: `fuser.compare lt, %a, %b`.
-        return self._pointwise("compare", operands, ["lhs", "rhs"], dtype="i1",
-                               prefix=kind + ", ", sharding=sharding)
+        return self._binary("compare", lhs, rhs, sharding, dtype="i1",
+                            prefix=kind + ", ")
+
+    def eq(self, lhs, rhs, sharding=None):
+        """`lhs == rhs` elementwise (the operator is Python's identity)."""
+        return self.compare("eq", lhs, rhs, sharding)
+
+    def ne(self, lhs, rhs, sharding=None):
+        """`lhs != rhs` elementwise (the operator is Python's identity)."""
+        return self.compare("ne", lhs, rhs, sharding)
 
     def where(self, condition, on_true, on_false, sharding=None):
         """`condition ? on_true : on_false`, elementwise."""
-        operands = [self._operand("where", condition, "condition"),
-                    self._operand("where", on_true, "on_true"),
-                    self._operand("where", on_false, "on_false")]
+        roles = ["condition", "on_true", "on_false"]
+        values = [self._operand_or_scalar("where", value, role)
+                  for value, role in zip((condition, on_true, on_false), roles)]
+        branches = [value for value in values[1:] if not _is_scalar(value)]
+        if not branches:
+            raise ValueError("fuser.where: on_true and on_false are both Python "
+                             "scalars; one must be a tensor to give the result's "
+                             "element type")
+        result = branches[0]
+        operands = self._pointwise_operands("where", values, roles, result,
+                                            ["i1", result.dtype, result.dtype])
+        condition, on_true, on_false = operands
         # The branches agree in shape and type; the condition in shape.
-        self._check_alike("where", operands[1:], ["on_true", "on_false"])
+        self._check_alike("where", operands[1:], roles[1:])
         if condition.shape != on_true.shape:
             raise ValueError("fuser.where: operand 'condition' has shape %s but "
                              "'on_true' has shape %s; broadcasting is explicit"
@@ -471,18 +730,24 @@ class FusionDefinition:
         """`x` converted to element type `dtype`."""
         x = self._operand("cast", x, "input")
         return self._emit("cast", [x], x.name,
-                          [(x.shape, self._dtype("cast", dtype), sharding)],
+                          [(x.shape, mlir_dtype(dtype, "fuser.cast"), sharding)],
                           self._input_to_result)
 
     # -- reductions ---------------------------------------------------------
 
-    def _reduction(self, op, x, dims, keepdim, sharding, results=1,
+    def _reduction(self, op, x, dims, dim, keepdim, sharding, results=1,
                    attributes=""):
+        """`dims` (or its alias `dim`, as PyTorch spells it) are a list or
+        one dim."""
+        if dims is not None and dim is not None:
+            raise TypeError("fuser.%s: give dims or dim, not both" % op)
+        if dims is None and dim is None:
+            raise TypeError("fuser.%s: needs dims (or dim), the dims to reduce" % op)
         x = self._operand(op, x, "input")
-        dims = list(dims)
+        dims = self._dim_list(op, dim if dims is None else dims, x.rank,
+                              "reduction dim")
         if not dims:
             raise ValueError("fuser.%s: reduction needs at least one dim" % op)
-        self._dim_list(op, dims, x.rank, "reduction dim")
         shape = [1 if dim in dims else size for dim, size in enumerate(x.shape)
                  if keepdim or dim not in dims]
         syntax = "%s dims = %s%s%s" % (x.name, _int_list(dims),
@@ -490,30 +755,31 @@ class FusionDefinition:
         return self._emit(op, [x], syntax, [(shape, x.dtype, sharding)] * results,
                           self._input_to_result)
 
-    def sum(self, x, dims, keepdim=False, sharding=None):
-        return self._reduction("sum", x, dims, keepdim, sharding)
+    def sum(self, x, dims=None, keepdim=False, sharding=None, *, dim=None):
+        return self._reduction("sum", x, dims, dim, keepdim, sharding)
 
-    def max(self, x, dims, keepdim=False, sharding=None):
-        return self._reduction("max", x, dims, keepdim, sharding)
+    def max(self, x, dims=None, keepdim=False, sharding=None, *, dim=None):
+        return self._reduction("max", x, dims, dim, keepdim, sharding)
 
-    def min(self, x, dims, keepdim=False, sharding=None):
-        return self._reduction("min", x, dims, keepdim, sharding)
+    def min(self, x, dims=None, keepdim=False, sharding=None, *, dim=None):
+        return self._reduction("min", x, dims, dim, keepdim, sharding)
 
-    def mean(self, x, dims, keepdim=False, sharding=None):
-        return self._reduction("mean", x, dims, keepdim, sharding)
+    def mean(self, x, dims=None, keepdim=False, sharding=None, *, dim=None):
+        return self._reduction("mean", x, dims, dim, keepdim, sharding)
 
-    def var_mean(self, x, dims, keepdim=False, correction=1, sharding=None):
+    def var_mean(self, x, dims=None, keepdim=False, correction=1, sharding=None, *,
+                 dim=None):
         """(variance divided by N - correction, mean) over `dims`."""
         attributes = "" if correction == 1 else " {correction = %d : i64}" % correction
-        return self._reduction("var_mean", x, dims, keepdim, sharding, results=2,
-                               attributes=attributes)
+        return self._reduction("var_mean", x, dims, dim, keepdim, sharding,
+                               results=2, attributes=attributes)
 
     # -- creation -----------------------------------------------------------
 
     def _creation(self, op, shape, dtype, syntax, sharding):
         shape = self._shape(op, shape)
         return self._emit(op, [], syntax,
-                          [(shape, self._dtype(op, dtype), sharding)],
+                          [(shape, mlir_dtype(dtype, "fuser." + op), sharding)],
                           self._result_only)
 
     def full(self, shape, value, dtype, sharding=None):
@@ -523,7 +789,7 @@ class FusionDefinition:
     def iota(self, shape, dtype, dim, start=0.0, step=1.0, sharding=None):
         """`start + i * step` along `dim`, i the global index."""
         shape = self._shape("iota", shape)
-        self._dim_list("iota", [dim], len(shape), "dim")
+        dim = self._dim("iota", dim, len(shape), "dim")
         defaults = []
         if start != 0.0:
             defaults.append("start = %s : f64" % _float_literal(start))
@@ -553,15 +819,17 @@ class FusionDefinition:
         dims[i] (strictly increasing); size-1 dims repeat, new dims too."""
         x = self._operand("broadcast", x, "input")
         shape = self._shape("broadcast", shape)
-        dims = list(dims)
+        dims = _as_list(dims)
         if len(dims) != x.rank:
             raise ValueError("fuser.broadcast: dims has %d entries for an input "
                              "of rank %d" % (len(dims), x.rank))
         for input_dim, result_dim in enumerate(dims):
-            if not 0 <= result_dim < len(shape):
+            if not -len(shape) <= result_dim < len(shape):
                 raise ValueError("fuser.broadcast: input dim %d maps to result dim "
                                  "%d, out of range for rank %d"
                                  % (input_dim, result_dim, len(shape)))
+        dims = [_from_end(dim, len(shape)) for dim in dims]
+        for input_dim, result_dim in enumerate(dims):
             if input_dim > 0 and result_dim <= dims[input_dim - 1]:
                 raise ValueError("fuser.broadcast: dims must be strictly increasing; "
                                  "reorder dims with fuser.permute")
@@ -613,10 +881,11 @@ class FusionDefinition:
     def permute(self, x, perm, sharding=None):
         """`x` with result dim i taken from input dim perm[i]."""
         x = self._operand("permute", x, "input")
-        perm = list(perm)
-        if sorted(perm) != list(range(x.rank)):
+        given = _as_list(perm)
+        perm = self._dim_list("permute", given, x.rank, "perm dim")
+        if len(perm) != x.rank:
             raise ValueError("fuser.permute: perm %s is not a permutation of the "
-                             "%d input dims" % (perm, x.rank))
+                             "%d input dims" % (given, x.rank))
         shape = [x.shape[dim] for dim in perm]
         return self._emit("permute", [x], "%s perm = %s" % (x.name, _int_list(perm)),
                           [(shape, x.dtype, sharding)], self._input_to_result)
@@ -652,7 +921,7 @@ class FusionDefinition:
         if not tensors:
             raise ValueError("fuser.cat: cat needs at least one input")
         first = tensors[0]
-        self._dim_list("cat", [dim], first.rank, "cat dim")
+        dim = self._dim("cat", dim, first.rank, "cat dim")
         shape = list(first.shape)
         for index, tensor in enumerate(tensors[1:], 1):
             if tensor.dtype != first.dtype:
@@ -692,7 +961,7 @@ class FusionDefinition:
     def select(self, x, dim, index, sharding=None):
         """Element `index` of dim `dim` of `x`, the dim removed."""
         x = self._operand("select", x, "input")
-        self._dim_list("select", [dim], x.rank, "select dim")
+        dim = self._dim("select", dim, x.rank, "select dim")
         if not 0 <= index < x.shape[dim]:
             raise ValueError("fuser.select: index %d is out of range for dim %d of "
                              "size %d" % (index, dim, x.shape[dim]))
@@ -839,7 +1108,22 @@ class FusionDefinition:
     # -- the program --------------------------------------------------------
 
     def text(self, locations=False):
-        """The function as MLIR text; `locations` adds each op's Python line."""
+        """The function as MLIR text; `locations` adds each op's Python line.
+        A definition with a mesh whose tensors carry no sharding runs
+        replicated on that mesh: each type then says so, as a program
+        without a mesh would run on one device."""
+        text = self._unplaced_text(locations)
+        if self.mesh is None or "#fuser.sharding" in text:
+            return text
+        mesh = _mesh_text(self.mesh)
+
+        def replicated(found):
+            rank = found.group(1).count("x")
+            return "tensor<%s%s, #fuser.sharding<%s, [%s]>>" % (
+                found.group(1), found.group(2), mesh, ", ".join(["[]"] * rank))
+        return _PLAIN_TENSOR_TYPE.sub(replicated, text)
+
+    def _unplaced_text(self, locations):
         arguments = ", ".join("%s: %s" % (t.name, t.type) for t in self.inputs)
         result_types = [t.type for t in self.outputs]
         signature = "func.func @%s(%s)" % (self.name, arguments)

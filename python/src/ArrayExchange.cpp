@@ -42,20 +42,20 @@ std::string fuser::python::describeShape(const Shape &shape) {
 
 HostTensor fuser::python::toHostTensor(py::handle value,
                                        const TensorSpec &tensor,
-                                       const Shape &shape, size_t index) {
+                                       const Shape &shape,
+                                       const std::string &input) {
   py::dtype expected = numpyDtype(tensor.code);
   auto array = py::array::ensure(value);
   if (!array)
-    throw py::type_error("input #" + std::to_string(index) +
-                         " is not an array");
+    throw py::type_error(input + " is not an array");
   if (!array.dtype().is(expected))
-    throw py::type_error("input #" + std::to_string(index) + " is " +
+    throw py::type_error(input + " is " +
                          py::str(array.dtype()).cast<std::string>() +
                          "; the program takes " + tensor.dtype + " (" +
                          py::str(expected).cast<std::string>() + ")");
   Shape given(array.shape(), array.shape() + array.ndim());
   if (given != shape)
-    throw py::value_error("input #" + std::to_string(index) + " has shape " +
+    throw py::value_error(input + " has shape " +
                           describeShape(given) + "; the program takes " +
                           describeShape(shape));
   auto contiguous = py::array::ensure(array, py::array::c_style);

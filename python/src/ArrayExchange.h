@@ -21,9 +21,9 @@ namespace fuser::python {
 std::string describeShape(const Shape &shape);
 
 /// `value` as a tensor of `tensor`'s element type and `shape`, or a
-/// TypeError / ValueError naming input `index`.
+/// TypeError / ValueError naming `input` ("input 'x' (#0)").
 HostTensor toHostTensor(pybind11::handle value, const TensorSpec &tensor,
-                        const Shape &shape, size_t index);
+                        const Shape &shape, const std::string &input);
 
 /// A new array holding `values`.
 pybind11::array toArray(const HostTensor &values, const Shape &shape);

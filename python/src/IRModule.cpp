@@ -239,27 +239,65 @@ public:
   MlirPassManager manager;
 };
 
-void compile(Module &module, const std::string &path, const std::string &target,
-             const std::string &backend, const std::string &pipelining,
-             const std::string &chip, const std::string &ptxOutput,
-             const std::string &runtimeDir) {
+/// fuser-compile's options, as Python passes them.
+struct CompileArguments {
+  std::string target, backend, pipelining, pipeliningCalibration;
+  int64_t ranksPerNode, streams;
+  std::string reshardPlacement;
+  bool cacheAllocations;
+  std::vector<std::string> programs;
+  std::string reportCommunication;
+  bool vjp;
+  std::vector<std::string> vjpFunctions;
+  std::string vjpSave, chip, ptxFeatures, cudaPath, ptxOutput, runtimeDir;
+};
+
+MlirStringRef refer(const std::string &text) {
+  return mlirStringRefCreate(text.data(), text.size());
+}
+
+std::vector<MlirStringRef> refer(const std::vector<std::string> &texts) {
+  std::vector<MlirStringRef> refs;
+  for (const std::string &text : texts)
+    refs.push_back(refer(text));
+  return refs;
+}
+
+/// Compiles a copy of `module`: the caller's module stays as it was, and
+/// compiles again.
+void compile(const Module &module, const std::string &path,
+             const CompileArguments &arguments) {
   FuserCompileOptions options = fuserCompileOptionsGetDefault();
-  if (target == "cuda")
+  if (arguments.target == "cuda")
     options.target = FuserCompileTargetCUDA;
-  else if (target != "cpu")
-    throw py::value_error("the target is 'cpu' or 'cuda', got '" + target +
-                          "'");
-  auto ref = [](const std::string &text) {
-    return mlirStringRefCreate(text.data(), text.size());
-  };
-  options.backend = ref(backend);
-  options.pipelining = ref(pipelining);
-  options.chip = ref(chip);
-  options.ptxOutput = ref(ptxOutput);
-  options.runtimeDir = ref(runtimeDir);
+  else if (arguments.target != "cpu")
+    throw py::value_error("the target is 'cpu' or 'cuda', got '" +
+                          arguments.target + "'");
+  std::vector<MlirStringRef> programs = refer(arguments.programs),
+                             vjpFunctions = refer(arguments.vjpFunctions);
+  options.backend = refer(arguments.backend);
+  options.pipelining = refer(arguments.pipelining);
+  options.pipeliningCalibration = refer(arguments.pipeliningCalibration);
+  options.ranksPerNode = arguments.ranksPerNode;
+  options.streams = arguments.streams;
+  options.reshardPlacement = refer(arguments.reshardPlacement);
+  options.cacheAllocations = arguments.cacheAllocations;
+  options.programs = programs.data();
+  options.numPrograms = static_cast<intptr_t>(programs.size());
+  options.reportCommunication = refer(arguments.reportCommunication);
+  options.vjp = arguments.vjp;
+  options.vjpFunctions = vjpFunctions.data();
+  options.numVjpFunctions = static_cast<intptr_t>(vjpFunctions.size());
+  options.vjpSave = refer(arguments.vjpSave);
+  options.chip = refer(arguments.chip);
+  options.ptxFeatures = refer(arguments.ptxFeatures);
+  options.cudaPath = refer(arguments.cudaPath);
+  options.ptxOutput = refer(arguments.ptxOutput);
+  options.runtimeDir = refer(arguments.runtimeDir);
+  std::unique_ptr<Module> copy = module.clone();
   module.context->beginOperation();
   if (mlirLogicalResultIsFailure(
-          fuserCompileToLibrary(module.module, &options, ref(path))))
+          fuserCompileToLibrary(copy->module, &options, refer(path))))
     module.context->raise("compiling to " + path + " failed");
 }
 
@@ -317,10 +355,37 @@ PYBIND11_MODULE(_ir, m) {
                   py::arg("context"))
       .def("run", &PassManager::run, py::arg("module"));
 
-  m.def("compile", &compile, py::arg("module"), py::arg("path"),
-        py::arg("target") = "cpu", py::arg("backend") = "",
-        py::arg("pipelining") = "", py::arg("chip") = "",
-        py::arg("ptx_output") = "", py::arg("runtime_dir") = "",
-        "Compiles `module` (which it changes) into the shared library "
-        "`path`; raises MLIRError with the compiler's diagnostics");
+  m.def(
+      "compile",
+      [](const Module &module, const std::string &path,
+         const std::string &target, const std::string &backend,
+         const std::string &pipelining,
+         const std::string &pipeliningCalibration, int64_t ranksPerNode,
+         int64_t streams, const std::string &reshardPlacement,
+         bool cacheAllocations, const std::vector<std::string> &programs,
+         const std::string &reportCommunication, bool vjp,
+         const std::vector<std::string> &vjpFunctions,
+         const std::string &vjpSave, const std::string &chip,
+         const std::string &ptxFeatures, const std::string &cudaPath,
+         const std::string &ptxOutput, const std::string &runtimeDir) {
+        compile(module, path,
+                {target, backend, pipelining, pipeliningCalibration,
+                 ranksPerNode, streams, reshardPlacement, cacheAllocations,
+                 programs, reportCommunication, vjp, vjpFunctions, vjpSave,
+                 chip, ptxFeatures, cudaPath, ptxOutput, runtimeDir});
+      },
+      py::arg("module"), py::arg("path"), py::kw_only(),
+      py::arg("target") = "cpu", py::arg("backend") = "",
+      py::arg("pipelining") = "", py::arg("pipelining_calibration") = "",
+      py::arg("ranks_per_node") = 0, py::arg("streams") = 0,
+      py::arg("reshard_placement") = "", py::arg("cache_allocations") = true,
+      py::arg("programs") = std::vector<std::string>(),
+      py::arg("report_communication") = "", py::arg("vjp") = false,
+      py::arg("vjp_functions") = std::vector<std::string>(),
+      py::arg("vjp_save") = "", py::arg("chip") = "",
+      py::arg("ptx_features") = "", py::arg("cuda_path") = "",
+      py::arg("ptx_output") = "", py::arg("runtime_dir") = "",
+      "Compiles a copy of `module` (which stays as it was) into the shared "
+      "library `path`, with fuser-compile's options; raises MLIRError with "
+      "the compiler's diagnostics");
 }

@@ -1,8 +1,8 @@
 //===- RuntimeModule.cpp - running compiled programs from Python ----------===//
 //
 // fuser_mlir._runtime: loads a library the compiler wrote and runs one of
-// its programs on the MPI ranks of this process's world (mpirun starts one
-// Python per rank). Inputs are NumPy arrays (copied) or tensors of any
+// its programs on the ranks of this process's world (mpirun, or torchrun
+// with a store for the ranks to meet in, starts one Python per rank). Inputs are NumPy arrays (copied) or tensors of any
 // DLPack library on the rank's device (PyTorch, CuPy, JAX: read in place
 // where their layout allows, on the caller's CUDA stream): each rank passes
 // the global inputs and the runner cuts its piece, or passes its own piece;
@@ -12,16 +12,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArrayExchange.h"
+#include "BoundedCollectives.h"
 #include "ProgramRunner.h"
 #include "TensorExchange.h"
-
-#include <mpi.h>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -39,7 +41,75 @@ constexpr uintptr_t kProgramBufferAlignment = 16;
 /// DLPack's number for CUDA's legacy default stream.
 constexpr int64_t kLegacyDefaultStream = 1;
 
+/// What starts a world without MPI: a Python callable giving (store,
+/// rank, world size), the store a torch.distributed Store; and the store,
+/// once started, which the runtime calls into until finalize.
+py::object &storeProvider() {
+  static py::object provider;
+  return provider;
+}
+py::object &startedStore() {
+  static py::object store;
+  return store;
+}
+
+FuserStatus setInStore(void *store, const char *key, const void *value,
+                       int64_t bytes) {
+  py::gil_scoped_acquire gil;
+  try {
+    py::handle(static_cast<PyObject *>(store))
+        .attr("set")(key, py::bytes(static_cast<const char *>(value),
+                                    static_cast<size_t>(bytes)));
+    return FUSER_OK;
+  } catch (const std::exception &exception) {
+    fuser_set_error((std::string("the store refused ") + key + ": " +
+                     exception.what())
+                        .c_str());
+    return FUSER_FAILED;
+  }
+}
+
+FuserStatus getFromStore(void *store, const char *key, void *value,
+                         int64_t bytes, double timeoutSeconds) {
+  py::gil_scoped_acquire gil;
+  try {
+    py::handle handle(static_cast<PyObject *>(store));
+    py::object timeout = py::module_::import("datetime").attr("timedelta")(
+        py::arg("seconds") = timeoutSeconds);
+    handle.attr("wait")(std::vector<std::string>{key}, timeout);
+    std::string found = handle.attr("get")(key).cast<std::string>();
+    if (static_cast<int64_t>(found.size()) != bytes) {
+      fuser_set_error((std::string(key) + " holds " +
+                       std::to_string(found.size()) + " bytes, not " +
+                       std::to_string(bytes))
+                          .c_str());
+      return FUSER_FAILED;
+    }
+    std::memcpy(value, found.data(), found.size());
+    return FUSER_OK;
+  } catch (const std::exception &exception) {
+    char bound[64];
+    std::snprintf(bound, sizeof(bound), "%g s", timeoutSeconds);
+    fuser_set_error((std::string(key) + " did not come within " + bound +
+                     " (FUSER_TIMEOUT_S): " + exception.what())
+                        .c_str());
+    return FUSER_FAILED;
+  }
+}
+
+/// Starts the runtime on first use: from the store the provider gives
+/// where one is set (torchrun), else over MPI.
 void initialize() {
+  if (storeProvider() && !startedStore()) {
+    py::tuple started = storeProvider()();
+    FuserBootstrap bootstrap{started[1].cast<int64_t>(),
+                             started[2].cast<int64_t>(), started[0].ptr(),
+                             &setInStore, &getFromStore};
+    if (fuser_init_with_bootstrap(&bootstrap) != FUSER_OK)
+      throw std::runtime_error(fuser_last_error());
+    startedStore() = started[0];
+    return;
+  }
   if (fuser_init(nullptr, nullptr) != FUSER_OK)
     throw std::runtime_error(fuser_last_error());
 }
@@ -47,6 +117,8 @@ void initialize() {
 void finalize() {
   markRuntimeFinalized();
   fuser_finalize();
+  startedStore() = py::object();
+  storeProvider() = py::object();
 }
 
 py::dict describeTensor(const TensorSpec &tensor) {
@@ -98,11 +170,22 @@ bool isRowMajor(const Shape &shape, const Shape &strides) {
 /// `devices` ranks. Collective.
 HostTensor wholeOnEveryRank(const TensorSpec &tensor, const HostTensor &local,
                             int64_t devices) {
-  HostTensor whole = gatherOnRankZero(tensor, local, devices);
-  whole.bytes.resize(static_cast<size_t>(tensor.numElements()) *
-                     fuser_element_size(tensor.code));
-  MPI_Bcast(whole.bytes.data(), static_cast<int>(whole.bytes.size()), MPI_BYTE,
-            0, MPI_COMM_WORLD);
+  size_t bytes = local.bytes.size();
+  std::vector<char> pieces(bytes * static_cast<size_t>(fuser_world_size()));
+  if (fuser_world_allgather(local.bytes.data(), static_cast<int64_t>(bytes),
+                            pieces.data(), "sharing an output's pieces",
+                            0) != FUSER_OK)
+    throw ProgramFailure(fuser_last_error());
+  HostTensor whole(tensor.code, tensor.numElements());
+  for (int64_t device = 0; device < devices; ++device) {
+    std::optional<Shape> offset =
+        shardOffsetOn(tensor.shape, tensor.dimAxes, tensor.mesh, device);
+    if (!offset)
+      continue;
+    HostTensor piece(tensor.code, local.size());
+    std::memcpy(piece.bytes.data(), pieces.data() + device * bytes, bytes);
+    place(piece, localShapeOf(tensor, device), *offset, whole, tensor.shape);
+  }
   return whole;
 }
 
@@ -124,6 +207,39 @@ struct PlacedInput {
   std::shared_ptr<Storage> storage;
   char *data;
 };
+
+/// "input 'x' (#0)", or "input #0" for an input without a name.
+std::string describeInput(size_t index, const std::vector<std::string> &names) {
+  std::string number = "#" + std::to_string(index);
+  if (index < names.size() && !names[index].empty())
+    return "input '" + names[index] + "' (" + number + ")";
+  return "input " + number;
+}
+
+/// Runs `step` on this rank, then agrees with every other rank on whether
+/// all of them succeeded: a rank that failed raises its own error, the
+/// others a RuntimeError naming that rank. So every rank raises, and none
+/// goes on into a program (or a gather) that a failed rank never reaches.
+template <typename Step>
+void runAgreed(const std::string &what, Step step) {
+  std::string error;
+  std::exception_ptr failure;
+  try {
+    step();
+  } catch (const std::exception &exception) {
+    error = exception.what();
+    if (error.empty())
+      error = "failed";
+    failure = std::current_exception();
+  }
+  std::optional<RankError> first = firstRankError(error);
+  if (!first)
+    return;
+  if (failure)
+    std::rethrow_exception(failure);
+  throw std::runtime_error("rank " + std::to_string(first->rank) + ": " +
+                           what + ": " + first->message);
+}
 
 /// What one run of a program needs on this rank, checked.
 struct RunPlan {
@@ -161,40 +277,59 @@ public:
 
   std::string target() const { return library.metadata.target; }
 
+  /// What a caller needs to chain a generated @f__fwd and @f__bwd: the
+  /// program `name` differentiates and, for @f__bwd, the inputs of f it
+  /// takes first.
+  py::dict derivative(const std::string &name) const {
+    const ProgramSpec &spec = program(name);
+    py::dict fields;
+    fields["of"] = spec.derivativeOf.empty() ? py::none()
+                                             : py::cast(spec.derivativeOf);
+    fields["vjp_inputs"] = spec.vjpInputs ? py::cast(*spec.vjpInputs)
+                                          : py::object(py::none());
+    return fields;
+  }
+
   /// Runs `name` over NumPy arrays; returns NumPy arrays.
   py::list runArrays(const std::string &name, const py::sequence &arrays,
-                     bool pieces, bool gather) const {
-    RunPlan plan = planRun(name, py::len(arrays));
+                     const std::vector<bool> &pieces,
+                     const std::vector<bool> &gather,
+                     const std::vector<std::string> &names) const {
+    std::optional<RunPlan> plan;
     std::vector<HostTensor> locals;
     std::vector<Shape> localShapes;
-    for (size_t index = 0; index < plan.inputs.size(); ++index) {
-      const TensorSpec &tensor = *plan.inputs[index];
-      Shape localShape;
-      if (pieces) {
-        localShape = localShapeOf(tensor, plan.rank);
-        locals.push_back(
-            toHostTensor(arrays[index], tensor, localShape, index));
-      } else {
-        HostTensor global =
-            toHostTensor(arrays[index], tensor, tensor.shape, index);
-        locals.push_back(pieceOf(tensor, global, plan.rank, localShape));
+    runAgreed("checking the inputs of " + name, [&] {
+      plan.emplace(planRun(name, py::len(arrays), pieces, gather));
+      for (size_t index = 0; index < plan->inputs.size(); ++index) {
+        const TensorSpec &tensor = *plan->inputs[index];
+        std::string input = describeInput(index, names);
+        Shape localShape;
+        if (pieces[index]) {
+          localShape = localShapeOf(tensor, plan->rank);
+          locals.push_back(
+              toHostTensor(arrays[index], tensor, localShape, input));
+        } else {
+          HostTensor global =
+              toHostTensor(arrays[index], tensor, tensor.shape, input);
+          locals.push_back(pieceOf(tensor, global, plan->rank, localShape));
+        }
+        localShapes.push_back(localShape);
       }
-      localShapes.push_back(localShape);
-    }
-    useTarget(plan.spec);
+      useTarget(plan->spec);
+    });
     std::vector<HostTensor> results;
-    {
+    runAgreed("running " + name, [&] {
       ProgramInputs inputs(locals, localShapes, onDevice());
-      results = fuser::run(library.entry(plan.spec), inputs, plan.outputs);
-    }
+      results = fuser::run(library.entry(plan->spec), inputs, plan->outputs);
+    });
     py::list values;
-    for (size_t o = 0; o < plan.outputs.size(); ++o) {
-      const TensorSpec &tensor = *plan.outputs[o];
-      if (gather)
+    for (size_t o = 0; o < plan->outputs.size(); ++o) {
+      const TensorSpec &tensor = *plan->outputs[o];
+      if (gather[o])
         values.append(toArray(
-            wholeOnEveryRank(tensor, results[o], plan.devices), tensor.shape));
+            wholeOnEveryRank(tensor, results[o], plan->devices), tensor.shape));
       else
-        values.append(toArray(results[o], localShapeOf(tensor, plan.rank)));
+        values.append(toArray(results[o], localShapeOf(tensor, plan->rank)));
     }
     return values;
   }
@@ -202,8 +337,8 @@ public:
   /// Runs the unsharded reference of `name` (a CPU function of the library,
   /// computed apart from the sharded program) over global NumPy arrays on
   /// this rank alone; returns its outputs whole.
-  py::list runReference(const std::string &name,
-                        const py::sequence &arrays) const {
+  py::list runReference(const std::string &name, const py::sequence &arrays,
+                        const std::vector<std::string> &names) const {
     const ProgramSpec &spec = program(name);
     initialize();
     Entry entry = library.entry(spec, /*reference=*/true);
@@ -220,7 +355,8 @@ public:
     std::vector<Shape> shapes;
     for (size_t index = 0; index < inputSpecs.size(); ++index) {
       globals.push_back(toHostTensor(arrays[index], *inputSpecs[index],
-                                     inputSpecs[index]->shape, index));
+                                     inputSpecs[index]->shape,
+                                     describeInput(index, names)));
       shapes.push_back(inputSpecs[index]->shape);
     }
     if (fuser_use_backend(FUSER_BACKEND_HOST) != FUSER_OK)
@@ -240,36 +376,65 @@ public:
   /// (a cudaStream_t; the legacy default stream when none); returns
   /// ExportedTensors there.
   py::list runTensors(const std::string &name, const py::sequence &tensors,
-                      std::optional<int64_t> stream, bool pieces,
-                      bool gather) const {
-    RunPlan plan = planRun(name, py::len(tensors));
-    useTarget(plan.spec);
+                      std::optional<int64_t> stream,
+                      const std::vector<bool> &pieces,
+                      const std::vector<bool> &gather,
+                      const std::vector<std::string> &names) const {
+    std::optional<RunPlan> plan;
     int64_t nativeStream = stream.value_or(kLegacyDefaultStream);
-    FuserStream *runStream =
-        onDevice() ? fuser_wrap_stream(reinterpret_cast<void *>(nativeStream))
-                   : fuser_get_current_stream();
-    if (!runStream)
-      throw std::runtime_error(fuser_last_error());
+    FuserStream *runStream = nullptr;
+    runAgreed("checking the inputs of " + name, [&] {
+      plan.emplace(planRun(name, py::len(tensors), pieces, gather));
+      useTarget(plan->spec);
+      runStream = onDevice()
+                      ? fuser_wrap_stream(reinterpret_cast<void *>(nativeStream))
+                      : fuser_get_current_stream();
+      if (!runStream)
+        throw std::runtime_error(fuser_last_error());
+    });
     ExecutionScope scope(fuser_current_backend(), runStream);
     // The callers' tensors stay ours until their pieces are read.
     std::vector<std::shared_ptr<ForeignTensor>> taken;
     std::vector<PlacedInput> placed;
     std::vector<char *> data;
     std::vector<Shape> shapes;
-    for (size_t index = 0; index < plan.inputs.size(); ++index) {
-      const TensorSpec &tensor = *plan.inputs[index];
-      taken.push_back(ForeignTensor::take(tensors[index], nativeStream, index));
-      placed.push_back(placeInput(taken.back(), tensor, index, plan.rank,
-                                  pieces, runStream));
-      data.push_back(placed.back().data);
-      shapes.push_back(localShapeOf(tensor, plan.rank));
-    }
+    runAgreed("placing the inputs of " + name, [&] {
+      for (size_t index = 0; index < plan->inputs.size(); ++index) {
+        const TensorSpec &tensor = *plan->inputs[index];
+        std::string input = describeInput(index, names);
+        taken.push_back(
+            ForeignTensor::take(tensors[index], nativeStream, input));
+        placed.push_back(placeInput(taken.back(), tensor, input, plan->rank,
+                                    pieces[index], runStream));
+        data.push_back(placed.back().data);
+        shapes.push_back(localShapeOf(tensor, plan->rank));
+      }
+    });
     ProgramInputs inputs(data, shapes, onDevice());
-    std::vector<int64_t> results =
-        execute(library.entry(plan.spec), inputs, plan.outputs);
-    if (gather)
-      return wholeOutputs(plan, results, inputs, runStream);
-    return outputViews(plan, results, placed, runStream);
+    std::vector<int64_t> results;
+    runAgreed("running " + name, [&] {
+      results = execute(library.entry(plan->spec), inputs, plan->outputs);
+    });
+    // The pieces to put together are read before the views own (and may
+    // free) the program's buffers.
+    std::vector<std::optional<HostTensor>> pieceCopies;
+    const int64_t *fields = results.data();
+    for (size_t o = 0; o < plan->outputs.size(); ++o) {
+      const TensorSpec &tensor = *plan->outputs[o];
+      int64_t rank = static_cast<int64_t>(tensor.shape.size());
+      if (gather[o])
+        pieceCopies.push_back(readResult(fields, rank, tensor.code, onDevice()));
+      else
+        pieceCopies.emplace_back();
+      fields += 3 + 2 * rank;
+    }
+    py::list views = outputViews(*plan, results, placed, runStream);
+    py::list values;
+    for (size_t o = 0; o < plan->outputs.size(); ++o)
+      values.append(pieceCopies[o]
+                        ? wholeOutput(*plan, o, *pieceCopies[o], runStream)
+                        : views[o]);
+    return values;
   }
 
 private:
@@ -282,7 +447,9 @@ private:
 
   bool onDevice() const { return library.metadata.target == "cuda"; }
 
-  RunPlan planRun(const std::string &name, size_t given) const {
+  RunPlan planRun(const std::string &name, size_t given,
+                  const std::vector<bool> &pieces,
+                  const std::vector<bool> &gather) const {
     const ProgramSpec &spec = program(name);
     initialize();
     RunPlan plan{spec, ProgramLibrary::devicesOf(spec), 0, {}, {}};
@@ -295,6 +462,10 @@ private:
       throw py::value_error(spec.name + " takes " +
                             std::to_string(plan.inputs.size()) +
                             " inputs, not " + std::to_string(given));
+    if (pieces.size() != given || gather.size() != plan.outputs.size())
+      throw py::value_error(spec.name + ": pieces and gather say, for each "
+                            "input and each output, whether it is this "
+                            "rank's piece");
     return plan;
   }
 
@@ -311,9 +482,9 @@ private:
   /// the program reads it: in place when it is the piece, row-major and
   /// aligned; else the piece copied into a buffer of its own.
   PlacedInput placeInput(const std::shared_ptr<ForeignTensor> &foreign,
-                         const TensorSpec &tensor, size_t index, int64_t rank,
-                         bool pieces, FuserStream *runStream) const {
-    std::string input = "input #" + std::to_string(index);
+                         const TensorSpec &tensor, const std::string &input,
+                         int64_t rank, bool pieces,
+                         FuserStream *runStream) const {
     DLDevice device = foreign->tensor().device;
     DLDevice expected = onDevice() ? DLDevice{kDLCUDA, fuser_device_index()}
                                    : DLDevice{kDLCPU, 0};
@@ -400,35 +571,26 @@ private:
     return values;
   }
 
-  /// The outputs whole on every rank, each in a new buffer on the program's
-  /// device; the program's own buffers are freed.
-  py::list wholeOutputs(const RunPlan &plan,
-                        const std::vector<int64_t> &results,
-                        const ProgramInputs &inputs,
-                        FuserStream *runStream) const {
-    std::vector<HostTensor> locals = readResults(results, inputs, plan.outputs);
-    releaseResults(results, inputs, plan.outputs);
-    py::list values;
-    for (size_t o = 0; o < plan.outputs.size(); ++o) {
-      const TensorSpec &tensor = *plan.outputs[o];
-      HostTensor whole = wholeOnEveryRank(tensor, locals[o], plan.devices);
-      void *memory = allocateOrThrow(whole.bytes.size(), /*zeroed=*/false);
-      auto own = std::make_shared<RuntimeBuffer>(memory, runStream);
-      int64_t count[1] = {whole.size()}, unit[1] = {1};
-      FuserBuffer from{
-          whole.bytes.data(), whole.bytes.data(), 0, 1, count, unit,
-          tensor.code};
-      FuserBuffer to{memory, memory, 0, 1, count, unit, tensor.code};
-      if (whole.size() > 0)
-        copyOrThrow(from, to, "output #" + std::to_string(o));
-      // The host copy goes with this scope.
-      if (fuser_synchronize() != FUSER_OK)
-        throw std::runtime_error(fuser_last_error());
-      values.append(ExportedTensor(own, static_cast<char *>(memory),
+  /// Output `o` whole on every rank, from this rank's `piece` of it, in a
+  /// new buffer on the program's device.
+  py::object wholeOutput(const RunPlan &plan, size_t o, const HostTensor &piece,
+                         FuserStream *runStream) const {
+    const TensorSpec &tensor = *plan.outputs[o];
+    HostTensor whole = wholeOnEveryRank(tensor, piece, plan.devices);
+    void *memory = allocateOrThrow(whole.bytes.size(), /*zeroed=*/false);
+    auto own = std::make_shared<RuntimeBuffer>(memory, runStream);
+    int64_t count[1] = {whole.size()}, unit[1] = {1};
+    FuserBuffer from{
+        whole.bytes.data(), whole.bytes.data(), 0, 1, count, unit, tensor.code};
+    FuserBuffer to{memory, memory, 0, 1, count, unit, tensor.code};
+    if (whole.size() > 0)
+      copyOrThrow(from, to, "output #" + std::to_string(o));
+    // The host copy goes with this scope.
+    if (fuser_synchronize() != FUSER_OK)
+      throw std::runtime_error(fuser_last_error());
+    return py::cast(ExportedTensor(own, static_cast<char *>(memory),
                                    tensor.code, tensor.shape,
                                    rowMajorStrides(tensor.shape), runStream));
-    }
-    return values;
   }
 
   ProgramLibrary library;
@@ -453,7 +615,22 @@ py::object exportTensor(const ExportedTensor &tensor, py::object stream,
 } // namespace
 
 PYBIND11_MODULE(_runtime, m) {
-  m.doc() = "Runs programs the compiler wrote on this process's MPI ranks";
+  m.doc() = "Runs programs the compiler wrote on this process's ranks";
+  m.def(
+      "set_store_provider",
+      [](py::object provider) {
+        if (startedStore())
+          throw std::runtime_error("the runtime has started already");
+        storeProvider() = std::move(provider);
+      },
+      py::arg("provider"),
+      "Starts the world, on first use, from a key-value store: `provider()` "
+      "gives (a torch.distributed Store every rank reaches, rank, world "
+      "size). Without one, the world is MPI's");
+  m.def("uses_store", [] {
+    initialize();
+    return fuser_world_uses_store() != 0;
+  });
   m.def("rank", [] {
     initialize();
     return fuser_rank();
@@ -472,8 +649,46 @@ PYBIND11_MODULE(_runtime, m) {
       },
       "The CUDA device this rank's programs run on (starts the CUDA "
       "backend: collective, every rank calls it)");
+  m.def(
+      "agree",
+      [](const std::string &error,
+         double timeoutSeconds) -> std::optional<py::tuple> {
+        initialize();
+        std::optional<RankError> first = firstRankError(error, timeoutSeconds);
+        if (!first)
+          return std::nullopt;
+        return py::make_tuple(first->rank, first->message);
+      },
+      py::arg("error"), py::kw_only(), py::arg("timeout_s") = 0.0,
+      "The lowest rank whose `error` is not empty and its error, on every "
+      "rank; None when no rank has one (collective, bounded by `timeout_s`, "
+      "0 for FUSER_TIMEOUT_S)");
+  m.def(
+      "allgather_uint64",
+      [](uint64_t value, const std::string &step) {
+        initialize();
+        return boundedAllgather(value, step.c_str());
+      },
+      py::arg("value"), py::arg("step"),
+      "`value` of every rank, in rank order (collective, bounded)");
+  m.def(
+      "barrier",
+      [](const std::string &step) {
+        initialize();
+        boundedBarrier(step.c_str());
+      },
+      py::arg("step"), "Every rank reaches it, within FUSER_TIMEOUT_S");
+  m.def(
+      "node_of_rank",
+      [](int64_t rank) {
+        initialize();
+        return fuser_node_of_rank(rank);
+      },
+      py::arg("rank"),
+      "The node of `rank`: the lowest rank sharing its machine");
   m.def("finalize", &finalize,
-        "Frees the runtime's caches and ends MPI (once, at exit)");
+        "Frees the runtime's caches and ends MPI or lets go of the store "
+        "(once, at exit)");
   py::class_<ExportedTensor>(
       m, "Tensor",
       "A program's output on its device, for any DLPack consumer "
@@ -488,6 +703,7 @@ PYBIND11_MODULE(_runtime, m) {
       .def(py::init<const std::string &>(), py::arg("path"))
       .def_property_readonly("target", &Library::target)
       .def_property_readonly("programs", &Library::programs)
+      .def("derivative", &Library::derivative, py::arg("program"))
       .def(
           "inputs",
           [](const Library &library, const std::string &name) {
@@ -502,10 +718,10 @@ PYBIND11_MODULE(_runtime, m) {
           py::arg("program"))
       .def("run_arrays", &Library::runArrays, py::arg("program"),
            py::arg("inputs"), py::kw_only(), py::arg("pieces"),
-           py::arg("gather"))
+           py::arg("gather"), py::arg("names"))
       .def("reference", &Library::runReference, py::arg("program"),
-           py::arg("inputs"))
+           py::arg("inputs"), py::kw_only(), py::arg("names"))
       .def("run_tensors", &Library::runTensors, py::arg("program"),
            py::arg("inputs"), py::kw_only(), py::arg("stream"),
-           py::arg("pieces"), py::arg("gather"));
+           py::arg("pieces"), py::arg("gather"), py::arg("names"));
 }

@@ -75,8 +75,8 @@ RuntimeBuffer::~RuntimeBuffer() {
 }
 
 std::shared_ptr<ForeignTensor>
-ForeignTensor::take(py::handle value, int64_t producerStream, size_t index) {
-  std::string input = "input #" + std::to_string(index);
+ForeignTensor::take(py::handle value, int64_t producerStream,
+                    const std::string &input) {
   if (!py::hasattr(value, "__dlpack__") ||
       !py::hasattr(value, "__dlpack_device__"))
     throw py::type_error(input + " is neither an array nor a DLPack tensor");

@@ -68,7 +68,8 @@ public:
   /// `stream=producerStream` for a CUDA tensor, so that its producer orders
   /// its pending writes before the work on that stream.
   static std::shared_ptr<ForeignTensor>
-  take(pybind11::handle value, int64_t producerStream, size_t index);
+  take(pybind11::handle value, int64_t producerStream,
+       const std::string &input);
   explicit ForeignTensor(DLManagedTensor *managed) : managed(managed) {}
   ~ForeignTensor() override;
   ForeignTensor(const ForeignTensor &) = delete;

@@ -5,8 +5,6 @@
 #include "../Internal.h"
 #include "../Topology.h"
 
-#include <mpi.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -21,18 +19,6 @@ namespace {
 constexpr int64_t kMaxPoolStreams = 64;
 
 CudaBackend *activeBackend = nullptr;
-
-/// The rank's position among the ranks of its node, and their number.
-std::pair<int, int> getNodeLocalRank() {
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED,
-                      static_cast<int>(fuser_rank()), MPI_INFO_NULL, &node);
-  int localRank = 0, localSize = 1;
-  MPI_Comm_rank(node, &localRank);
-  MPI_Comm_size(node, &localSize);
-  MPI_Comm_free(&node);
-  return {localRank, localSize};
-}
 
 /// How many ranks of a node share each GPU: FUSER_RANKS_PER_GPU, 1 unless
 /// set. Sharing is for checking what multi-rank programs compute on fewer
@@ -94,8 +80,8 @@ std::unique_ptr<CudaBackend> CudaBackend::create() {
     cudaGetLastError();
     return nullptr;
   }
-  auto [localRank, localSize] = getNodeLocalRank();
-  int device = localRank / *ranksPerGpu;
+  auto [localRank, localSize] = getHostLocalRank();
+  int device = static_cast<int>(localRank / *ranksPerGpu);
   if (device >= count) {
     fail("rank " + std::to_string(fuser_rank()) + " is rank " +
          std::to_string(localRank) + " of " + std::to_string(localSize) +

@@ -15,6 +15,7 @@
 #include "CudaBackend.h"
 #include "../Internal.h"
 #include "../Teams.h"
+#include "../World.h"
 
 #include <algorithm>
 #include <chrono>
@@ -109,17 +110,18 @@ ncclComm_t CudaBackend::getCommunicator(FuserTeam &team, const char *op) {
   if (refuseWhileCapturing(op, "creating the team's NCCL communicator",
                            kSetUpBeforeCapture))
     return nullptr;
-  ncclUniqueId id;
+  // The first member makes the id; every member takes its copy of it.
+  ncclUniqueId mine{};
   if (team.index == 0 &&
-      checkNccl(ncclGetUniqueId(&id), op, "ncclGetUniqueId"))
+      checkNccl(ncclGetUniqueId(&mine), op, "ncclGetUniqueId"))
     return nullptr;
-  if (team.members.size() > 1 &&
-      MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, team.communicator) !=
-          MPI_SUCCESS) {
-    fail(std::string(op) + ": the NCCL id of a team of " +
-         std::to_string(team.members.size()) + " could not be broadcast");
+  std::vector<ncclUniqueId> ids(team.members.size());
+  if (exchangeAmong(team, &mine, sizeof(mine), ids.data(),
+                    "sharing the NCCL id of a team") != FUSER_OK) {
+    fail(std::string(op) + ": " + fuser_last_error());
     return nullptr;
   }
+  ncclUniqueId id = ids.front();
   ncclConfig_t setupConfig = NCCL_CONFIG_INITIALIZER;
   setupConfig.blocking = 0;
   setupConfig.splitShare = 1;

@@ -12,6 +12,7 @@
 #include "CudaBackend.h"
 #include "../Internal.h"
 #include "../Teams.h"
+#include "../World.h"
 #include "../Topology.h"
 
 using namespace fuser::runtime;
@@ -107,12 +108,10 @@ FuserIpcHandles *CudaBackend::ipcShare(FuserTeam &team,
   }
   ++deviceAllocations;
   std::vector<Published> everyone(size);
-  if (MPI_Allgather(&mine, sizeof(Published), MPI_BYTE, everyone.data(),
-                    sizeof(Published), MPI_BYTE,
-                    team.communicator) != MPI_SUCCESS) {
+  if (exchangeAmong(team, &mine, sizeof(Published), everyone.data(),
+                    "ipc_share: exchanging the IPC handles of a team") !=
+      FUSER_OK) {
     releaseShare(*share);
-    fail("ipc_share: the IPC handles of a team of " + std::to_string(size) +
-         " could not be exchanged");
     return nullptr;
   }
   FuserIpcHandles &handles = share->handles;

@@ -4,10 +4,12 @@
 
 #include "fuser/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 using namespace fuser;
@@ -20,9 +22,11 @@ double timeoutSeconds() {
   return timeout ? std::strtod(timeout, nullptr) : 60.0;
 }
 
-/// Waits for `request`; past the timeout, ends every rank naming `step`.
-void waitBounded(MPI_Request &request, const char *step) {
-  double seconds = timeoutSeconds();
+/// Waits for `request`; past `seconds` (0: the timeout), ends every rank
+/// naming `step`.
+void waitBounded(MPI_Request &request, const char *step, double seconds = 0) {
+  if (seconds <= 0)
+    seconds = timeoutSeconds();
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   int done = 0;
@@ -48,17 +52,46 @@ void waitBounded(MPI_Request &request, const char *step) {
 }
 } // namespace
 
-void fuser::exitOnAnyRankError(const std::string &error) {
-  int worldSize = static_cast<int>(fuser_world_size());
-  int mine = error.empty() ? worldSize : static_cast<int>(fuser_rank());
-  int first = 0;
-  MPI_Request request;
-  MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &request);
-  waitBounded(request, "agreeing that every rank may go on");
-  if (first == worldSize)
+namespace {
+/// Ends every rank when a world collective failed: the ranks are out of
+/// step (or, under MPI, a collective still owns its buffers).
+void endOnFailure(FuserStatus status) {
+  if (status == FUSER_OK)
     return;
-  if (first == mine) {
-    std::string where = first ? "rank " + std::to_string(first) + ": " : "";
+  std::string message =
+      std::string(program_invocation_short_name) + ": " + fuser_last_error();
+  fuser_fail(message.c_str());
+}
+} // namespace
+
+std::optional<RankError> fuser::firstRankError(const std::string &error,
+                                               double seconds) {
+  int64_t worldSize = fuser_world_size();
+  int64_t mine = error.empty() ? worldSize : fuser_rank();
+  std::vector<int64_t> everyone(worldSize);
+  endOnFailure(fuser_world_allgather(&mine, sizeof(mine), everyone.data(),
+                                     "agreeing that every rank may go on",
+                                     seconds));
+  int64_t first = *std::min_element(everyone.begin(), everyone.end());
+  if (first == worldSize)
+    return std::nullopt;
+  // The message travels in a buffer of one size on every rank.
+  constexpr size_t kMessageBytes = 2048;
+  std::string message = error.substr(0, kMessageBytes - 1);
+  message.resize(kMessageBytes, '\0');
+  boundedBroadcast(message.data(), static_cast<int>(kMessageBytes),
+                   static_cast<int>(first), "sharing a rank's error");
+  message.resize(std::strlen(message.c_str()));
+  return RankError{static_cast<int>(first), message};
+}
+
+void fuser::exitOnAnyRankError(const std::string &error) {
+  std::optional<RankError> first = firstRankError(error);
+  if (!first)
+    return;
+  if (first->rank == fuser_rank()) {
+    std::string where =
+        first->rank ? "rank " + std::to_string(first->rank) + ": " : "";
     std::fprintf(stderr, "%s: %s%s\n", program_invocation_short_name,
                  where.c_str(), error.c_str());
   }
@@ -66,17 +99,19 @@ void fuser::exitOnAnyRankError(const std::string &error) {
   std::exit(1);
 }
 
-void fuser::boundedBarrier(const char *step) {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  waitBounded(request, step);
+std::vector<uint64_t> fuser::boundedAllgather(uint64_t value,
+                                              const char *step) {
+  std::vector<uint64_t> values(fuser_world_size());
+  endOnFailure(
+      fuser_world_allgather(&value, sizeof(value), values.data(), step, 0));
+  return values;
 }
+
+void fuser::boundedBarrier(const char *step) { boundedAllgather(0, step); }
 
 void fuser::boundedBroadcast(void *data, int bytes, int root,
                              const char *step) {
-  MPI_Request request;
-  MPI_Ibcast(data, bytes, MPI_BYTE, root, MPI_COMM_WORLD, &request);
-  waitBounded(request, step);
+  endOnFailure(fuser_world_broadcast(data, bytes, root, step));
 }
 
 void fuser::boundedReduce(const double *values, double *reduced, int count,

@@ -287,6 +287,13 @@ bool fuser::parseProgramMetadata(const std::string &text,
       spec.name = program.at("name").text();
       spec.entry = program.at("entry").text();
       spec.reference = program.at("reference").text();
+      if (const Json *of = program.find("derivative_of"))
+        spec.derivativeOf = of->text();
+      if (const Json *inputs = program.find("vjp_inputs")) {
+        std::vector<int64_t> &list = spec.vjpInputs.emplace();
+        for (const Json &input : inputs->items())
+          list.push_back(input.integer());
+      }
       const std::vector<Json> &inputs = program.at("inputs").items(),
                               &outputs = program.at("outputs").items();
       for (size_t i = 0; i < inputs.size(); ++i)

@@ -33,6 +33,10 @@ struct TensorSpec {
 
 struct ProgramSpec {
   std::string name, entry, reference;
+  /// For a generated derivative program, the program it differentiates
+  /// (empty otherwise); for @f__bwd, the inputs of f it takes first.
+  std::string derivativeOf;
+  std::optional<std::vector<int64_t>> vjpInputs;
   /// Inputs first, then outputs.
   std::vector<TensorSpec> tensors;
 };

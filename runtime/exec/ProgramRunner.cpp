@@ -68,11 +68,22 @@ void forEachBlockRow(const fuser::Shape &blockShape, const fuser::Shape &offset,
     copyRow(index, globalIndex(index, blockShape, offset, shape), length);
 }
 
+
+/// Calls message(offset, bytes) for each part of a transfer of `total`
+/// bytes that an MPI count (an int) can hold.
+template <typename Message> void forEachMessage(size_t total, Message message) {
+  constexpr size_t kMessageBytes = size_t(1) << 30;
+  for (size_t offset = 0; offset < total; offset += kMessageBytes)
+    message(offset, static_cast<int>(std::min(kMessageBytes, total - offset)));
+}
+
+} // namespace
+
 /// Reads a strided result (descriptor at `fields`) into a contiguous
 /// tensor. A device result is first copied whole (the span its strides
 /// reach) to the host, so that any layout can be read there.
-HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype,
-                      bool onDevice) {
+fuser::HostTensor fuser::readResult(const int64_t *fields, int64_t rank,
+                                     FuserDType dtype, bool onDevice) {
   auto *aligned = reinterpret_cast<char *>(fields[1]);
   int64_t offset = fields[2], size = fuser_element_size(dtype);
   const int64_t *sizes = fields + 3, *strides = fields + 3 + rank;
@@ -92,7 +103,7 @@ HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype,
     FuserBuffer from{aligned, aligned, offset, 1, one, unit, dtype};
     FuserBuffer to{staged.data(), staged.data(), 0, 1, one, unit, dtype};
     if (fuser_copy(&from, &to) != FUSER_OK || fuser_synchronize() != FUSER_OK)
-      fuser_fail(fuser_last_error());
+      throw ProgramFailure(fuser_last_error());
     base = staged.data();
   }
   // A row at a time: one copy where the innermost dim is contiguous.
@@ -114,16 +125,6 @@ HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype,
   }
   return values;
 }
-
-/// Calls message(offset, bytes) for each part of a transfer of `total`
-/// bytes that an MPI count (an int) can hold.
-template <typename Message> void forEachMessage(size_t total, Message message) {
-  constexpr size_t kMessageBytes = size_t(1) << 30;
-  for (size_t offset = 0; offset < total; offset += kMessageBytes)
-    message(offset, static_cast<int>(std::min(kMessageBytes, total - offset)));
-}
-
-} // namespace
 
 /// `local` (a contiguous block at `offset`) placed into `global`.
 void fuser::place(const HostTensor &local, const fuser::Shape &localShape,
@@ -173,31 +174,48 @@ fuser::ProgramInputs::ProgramInputs(std::vector<HostTensor> &tensors,
                                     const std::vector<Shape> &tensorShapes,
                                     bool onDevice)
     : shapes(tensorShapes), onDevice(onDevice) {
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    if (!onDevice) {
-      data.push_back(tensors[i].bytes.data());
-      continue;
-    }
-    int64_t bytes = static_cast<int64_t>(tensors[i].bytes.size());
-    auto *device = static_cast<char *>(
-        fuser_checked(fuser_allocate(bytes, FUSER_MEMORY_DEVICE, 0)));
-    int64_t count[1] = {tensors[i].size()}, unit[1] = {1};
-    FuserBuffer from{
-        tensors[i].bytes.data(), tensors[i].bytes.data(), 0, 1, count, unit,
-        tensors[i].dtype};
-    FuserBuffer to{device, device, 0, 1, count, unit, tensors[i].dtype};
-    fuser_check(fuser_copy(&from, &to));
-    data.push_back(device);
-    deviceCopies.push_back(device);
+  if (!onDevice) {
+    for (HostTensor &tensor : tensors)
+      data.push_back(tensor.bytes.data());
+    return;
   }
-  if (onDevice)
-    fuser_check(fuser_synchronize());
+  // A constructor that throws runs no destructor: the copies made so far
+  // are freed here.
+  try {
+    copyToDevice(tensors);
+  } catch (const ProgramFailure &) {
+    releaseCopies();
+    throw;
+  }
 }
 
-fuser::ProgramInputs::~ProgramInputs() {
+void fuser::ProgramInputs::copyToDevice(std::vector<HostTensor> &tensors) {
+  for (HostTensor &tensor : tensors) {
+    int64_t bytes = static_cast<int64_t>(tensor.bytes.size());
+    auto *device =
+        static_cast<char *>(fuser_allocate(bytes, FUSER_MEMORY_DEVICE, 0));
+    if (!device)
+      throw ProgramFailure(fuser_last_error());
+    deviceCopies.push_back(device);
+    int64_t count[1] = {tensor.size()}, unit[1] = {1};
+    FuserBuffer from{tensor.bytes.data(), tensor.bytes.data(), 0, 1, count,
+                     unit, tensor.dtype};
+    FuserBuffer to{device, device, 0, 1, count, unit, tensor.dtype};
+    if (fuser_copy(&from, &to) != FUSER_OK)
+      throw ProgramFailure(fuser_last_error());
+    data.push_back(device);
+  }
+  if (fuser_synchronize() != FUSER_OK)
+    throw ProgramFailure(fuser_last_error());
+}
+
+void fuser::ProgramInputs::releaseCopies() {
   for (char *device : deviceCopies)
     fuser_deallocate(device);
+  deviceCopies.clear();
 }
+
+fuser::ProgramInputs::~ProgramInputs() { releaseCopies(); }
 
 /// Runs `entry` over `inputs`; returns the descriptors of its results, one
 /// after the other.
@@ -216,6 +234,8 @@ fuser::execute(Entry entry, const ProgramInputs &inputs,
   for (auto &descriptor : descriptors)
     arguments.push_back(descriptor.data());
   callEntry(entry, arguments);
+  if (fuser_take_failure() != FUSER_OK)
+    throw ProgramFailure(fuser_last_error());
   return results;
 }
 

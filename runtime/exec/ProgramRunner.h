@@ -17,10 +17,17 @@
 #include "fuser/Support/MeshMath.h"
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace fuser {
+
+/// A program, or moving its inputs or outputs, failed: the runtime's
+/// message. The process can go on (the runtime aborts where it could not).
+struct ProgramFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// A dense row-major tensor of any element type, as bytes.
 struct HostTensor {
@@ -103,14 +110,21 @@ struct ProgramInputs {
   ProgramInputs &operator=(const ProgramInputs &) = delete;
 
 private:
+  void copyToDevice(std::vector<HostTensor> &tensors);
+  void releaseCopies();
   /// The device copies this made of host tensors.
   std::vector<char *> deviceCopies;
 };
 
 /// Runs `entry` over `inputs`; returns the descriptors of its results, one
-/// after the other.
+/// after the other. Throws ProgramFailure when the program failed.
 std::vector<int64_t> execute(Entry entry, const ProgramInputs &inputs,
                              const std::vector<const TensorSpec *> &outputs);
+/// One result of `execute` (its descriptor at `fields`, of `rank` dims)
+/// contiguous on the host; a device result is copied whole (the span its
+/// strides reach) first. Throws ProgramFailure when the copy fails.
+HostTensor readResult(const int64_t *fields, int64_t rank, FuserDType dtype,
+                      bool onDevice);
 /// The results `execute` returned, contiguous on the host.
 std::vector<HostTensor>
 readResults(const std::vector<int64_t> &results, const ProgramInputs &inputs,

@@ -245,6 +245,8 @@ public:
     }
     if (results)
       releaseResults(*results, inputs, outputs);
+    // A failed execution has no results to release.
+    results.reset();
     results = execute(entry, inputs, outputs);
   }
   /// The last execution's outputs, contiguous on the host.
@@ -443,7 +445,8 @@ std::string checkSummary(const CheckVerdict &verdict, double tolerance) {
 }
 } // namespace
 
-int main(int argc, char **argv) {
+/// What main does, where a failed program throws.
+static int runCommand(int argc, char **argv) {
   if (fuser_init(&argc, &argv) != FUSER_OK) {
     std::fprintf(stderr, "fuser-exec: %s\n", fuser_last_error());
     return 1;
@@ -647,4 +650,13 @@ int main(int argc, char **argv) {
   boundedBroadcast(&failed, sizeof(failed), 0, "sharing the verdict");
   fuser_finalize();
   return failed;
+}
+
+int main(int argc, char **argv) {
+  try {
+    return runCommand(argc, argv);
+  } catch (const ProgramFailure &failure) {
+    // The other ranks may be waiting in the program: end them all.
+    fuser_fail(failure.what());
+  }
 }

@@ -16,12 +16,22 @@ fuser_install_packages() {
   for package in "${FUSER_PACKAGES[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
   done
-  ((${#missing[@]} == 0)) && return 0
-  echo "installing: ${missing[*]}"
+  # PyTorch (on the CPU) for the Python tests of fuser_mlir.torch; without
+  # what Debian recommends beside it (a desktop's worth of libraries).
+  local lean=()
+  dpkg -s python3-torch >/dev/null 2>&1 || lean=(python3-torch)
+  ((${#missing[@]} + ${#lean[@]} == 0)) && return 0
+  echo "installing with apt-get: ${missing[*]} ${lean[*]}"
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo=sudo
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  if ((${#missing[@]})); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  if ((${#lean[@]})); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      --no-install-recommends "${lean[@]}" >/dev/null
+  fi
 }
 
 # fuser_build <build-dir> [extra cmake arguments...]
@@ -41,4 +51,32 @@ fuser_build() {
       return 1
     }
   cmake --build "$build" -j "${FUSER_JOBS:-2}"
+}
+
+# fuser_build_reporting <build-dir> [extra cmake arguments...]
+# fuser_build with its output in <build-dir>/build.log and its progress on
+# stdout, a line each tenth of the way: a cold build takes minutes.
+fuser_build_reporting() {
+  local build=$1
+  mkdir -p "$build"
+  echo "building in $build (log: $build/build.log)"
+  # The build's own status, not the reporting's; set -e stays outside.
+  local -
+  set +e
+  fuser_build "$@" 2>&1 | tee "$build/build.log" | awk '
+    match($0, /^\[[0-9]+\/[0-9]+\]/) {
+      split(substr($0, 2, RLENGTH - 2), step, "/")
+      tenth = int(10 * step[1] / step[2])
+      if (tenth > shown) {
+        shown = tenth
+        printf "  %d%% (%d of %d steps)\n", 10 * tenth, step[1], step[2]
+        fflush()
+      }
+    }'
+  local status=${PIPESTATUS[0]}
+  if ((status != 0)); then
+    tail -n 30 "$build/build.log"
+    echo "the build failed: $build/build.log has all of it"
+  fi
+  return "$status"
 }

@@ -196,9 +196,11 @@ def ConvertHostIRToLLVM : Pass<"convert-hostir-to-llvm", "ModuleOp"> {
     hostir op is a call of the runtime's C ABI
     (include/fuser/Runtime/Runtime.h), each memref passed as a FuserBuffer
     built from its descriptor, element types, reduction kinds and memory
-    kinds as the runtime's enums, failures checked with
-    fuser_check/fuser_checked (which abort every rank with the runtime's
-    message). Host programs get a C entry point (`_mlir_ciface_<name>`)
+    kinds as the runtime's enums. A runtime call that fails (a failure
+    status, a null result) makes the program return at once with null
+    results after calling fuser_note_failure: the caller asks
+    fuser_take_failure and reads the runtime's message, and the process
+    goes on. Host programs get a C entry point (`_mlir_ciface_<name>`)
     taking memref descriptors and a packed one (`_mlir_<name>`, taking an
     array of pointers to the C entry point's arguments, for any arity); on
     entry they select the target's runtime

@@ -10,8 +10,11 @@
  * entry (fuser_use_backend); see docs/runtime.md.
  *
  * Errors: a call that fails records a message (fuser_last_error) and
- * returns a failure status or null. fuser_fail prints a message and aborts
- * every rank, so that no peer waits for a rank that gave up.
+ * returns a failure status or null. A compiled program that sees one
+ * returns at once (fuser_note_failure): its caller asks fuser_take_failure
+ * after each call. fuser_fail prints a message and aborts every rank; the
+ * runtime calls it only where going on would be unsafe (a collective that
+ * timed out still owns its buffers).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef FUSER_RUNTIME_RUNTIME_H
@@ -27,7 +30,7 @@ extern "C" {
  * program library's metadata (its fuser-program format version): a library
  * built for another version is refused when it is loaded, not run with
  * mismatched arguments. Raised with every change to a call's arguments. */
-#define FUSER_PROGRAM_ABI_VERSION 5
+#define FUSER_PROGRAM_ABI_VERSION 6
 
 typedef enum FuserStatus { FUSER_OK = 0, FUSER_FAILED = 1 } FuserStatus;
 
@@ -123,6 +126,44 @@ FuserStatus fuser_init(int *argc, char ***argv);
 /* Frees cached buffers and communicators and finalizes MPI if fuser_init
  * started it. */
 void fuser_finalize(void);
+
+/* A world started without MPI (processes that torchrun launched): this
+ * process's rank, the number of ranks, and a key-value store every rank
+ * reaches (torch.distributed's TCPStore), through which the ranks exchange
+ * what setting up needs (their hosts, NCCL ids, CUDA IPC handles) and what
+ * runners agree on. `set` stores `bytes` bytes under `key`; `get` waits up
+ * to `timeoutSeconds` for `key` and copies its value, which must have
+ * `bytes` bytes, into `value`. Both return FUSER_FAILED (after
+ * fuser_set_error) on failure. GPU ranks communicate over NCCL and CUDA
+ * IPC as they do under MPI; CPU ranks, whose communications are MPI's,
+ * cannot (a team of several is refused). */
+typedef struct FuserBootstrap {
+  int64_t rank;
+  int64_t worldSize;
+  void *store;
+  FuserStatus (*set)(void *store, const char *key, const void *value,
+                     int64_t bytes);
+  FuserStatus (*get)(void *store, const char *key, void *value, int64_t bytes,
+                     double timeoutSeconds);
+} FuserBootstrap;
+/* fuser_init for a world started without MPI; the bootstrap's store is used
+ * until fuser_finalize. */
+FuserStatus fuser_init_with_bootstrap(const FuserBootstrap *bootstrap);
+/* Whether the world was started without MPI (fuser_init_with_bootstrap). */
+int32_t fuser_world_uses_store(void);
+/* Records `message` as the last error (for bootstrap callbacks). */
+void fuser_set_error(const char *message);
+/* Every rank's `bytes` bytes from `mine`, in rank order, into `all`
+ * (worldSize * bytes); `step` names it in a timeout's message. Collective
+ * over the world, bounded by FUSER_TIMEOUT_S (`timeoutSeconds` when
+ * positive). A timeout under MPI leaves a collective pending: the process
+ * aborts with the reason, as going on would be unsafe. */
+FuserStatus fuser_world_allgather(const void *mine, int64_t bytes, void *all,
+                                  const char *step, double timeoutSeconds);
+/* `bytes` bytes at `data` from `root` to every rank. Collective, bounded as
+ * fuser_world_allgather. */
+FuserStatus fuser_world_broadcast(void *data, int64_t bytes, int64_t root,
+                                  const char *step);
 /* Makes `backend` execute the calls that follow (the host backend until
  * then). Compiled programs call it on entry. The first use of the CUDA
  * backend is collective over MPI_COMM_WORLD (every rank runs the same
@@ -159,10 +200,19 @@ int64_t fuser_ranks_per_node(void);
 const char *fuser_last_error(void);
 /* Prints "fuser: rank R: <message>" and aborts all ranks. */
 void fuser_fail(const char *message);
-/* What compiled programs do with results: fail (above) with the last error
- * when `status` is a failure, or when `pointer` is null (then returned). */
+/* For callers that cannot go on after a failure (tools, tests): fail
+ * (above) with the last error when `status` is a failure, or when
+ * `pointer` is null (then returned). */
 void fuser_check(FuserStatus status);
 void *fuser_checked(void *pointer);
+/* Called by a compiled program on the path that returns early because a
+ * runtime call failed (the message is fuser_last_error's). */
+void fuser_note_failure(void);
+/* FUSER_FAILED when a program failed since the last call (its message in
+ * fuser_last_error), else FUSER_OK; clears the note. Whoever calls a
+ * program's entry point asks after each call: a failed program's results
+ * are null descriptors. */
+FuserStatus fuser_take_failure(void);
 /* Fails unless the world has exactly `expected` ranks, naming both counts:
  * a program compiled for a mesh of N devices needs N ranks. */
 FuserStatus fuser_expect_world_size(int64_t expected);

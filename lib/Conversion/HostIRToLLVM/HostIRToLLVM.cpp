@@ -682,6 +682,7 @@ struct ConvertHostIRToLLVMPass
       emitPackedEntry(module, module.lookupSymbol<LLVM::LLVMFuncOp>(
                                   (mlir::fuser::kCEntryPrefix + name).str()));
     }
+    returnOnFailure(module);
   }
 };
 } // namespace

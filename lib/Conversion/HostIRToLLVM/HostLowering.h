@@ -3,7 +3,8 @@
 // Private to convert-hostir-to-llvm: the base of its patterns (runtime
 // calls, FuserBuffer arguments, stack slots, globals) and the lowering of
 // kernel launches for GPUs (CudaLaunchLowering.cpp), the programs' packed
-// entry points (PackedEntries.cpp).
+// entry points (PackedEntries.cpp), their early returns on a failed runtime
+// call (FailurePaths.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_LIB_CONVERSION_HOSTIRTOLLVM_HOSTLOWERING_H
@@ -170,6 +171,14 @@ void populateCudaLaunchPatterns(LLVMTypeConverter &converter,
                                 RewritePatternSet &patterns);
 /// Erases the gpu.binary ops, whose images the launches now embed.
 void eraseGpuBinaries(ModuleOp module);
+
+//===- Failure paths (FailurePaths.cpp) -----------------------------------===//
+
+/// Turns every check of a runtime call's status or result (the calls of
+/// fuser_check and fuser_checked the patterns emit) into a branch to a
+/// block that notes the failure and returns, so that the program's caller
+/// gets the runtime's error instead of an aborted process.
+void returnOnFailure(ModuleOp module);
 
 //===- Entry points (PackedEntries.cpp) -----------------------------------===//
 

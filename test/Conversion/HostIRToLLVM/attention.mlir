@@ -10,9 +10,11 @@
 // CHECK-NEXT: %[[DROPOUT:.*]] = llvm.mlir.constant(1.000000e-01 : f64) : f64
 // CHECK-NEXT: %[[SEED:.*]] = llvm.mlir.constant(7 : i64) : i64
 // CHECK-NEXT: %[[STATUS:.*]] = llvm.call @fuser_sdpa_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SCALE]], %[[CAUSAL]], %[[DROPOUT]], %[[SEED]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, f64, i32, f64, i64, i64, i64) -> i32
-// CHECK-NEXT: llvm.call @fuser_check(%[[STATUS]])
+// CHECK: %[[OK:.*]] = llvm.icmp "eq" %[[STATUS]], %{{.*}} : i32
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^{{.*}}, ^[[FAILED:.*]]
 // CHECK: %[[BACKWARD:.*]] = llvm.call @fuser_sdpa_backward({{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, f64, i32, f64, i64, i64, i64) -> i32
-// CHECK-NEXT: llvm.call @fuser_check(%[[BACKWARD]])
+// CHECK: %[[OK:.*]] = llvm.icmp "eq" %[[BACKWARD]], %{{.*}} : i32
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^{{.*}}, ^[[FAILED:.*]]
 func.func @attention(%q: memref<1x2x64x32xbf16>, %o: memref<1x2x64x32xbf16>,
                      %lse: memref<1x2x64xf32>, %head: index) {
   %c0 = arith.constant 0 : index

@@ -3,15 +3,23 @@
 // RUN: fuser-opt %s --convert-hostir-to-llvm=target=cuda | FileCheck %s
 
 // CHECK-LABEL: llvm.func @ring(
-// CHECK: %[[TEAM:.*]] = llvm.call @fuser_checked(%{{.*}}) : (!llvm.ptr) -> !llvm.ptr
-// CHECK: %[[SHARED:.*]] = llvm.call @fuser_ipc_share(%[[TEAM]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> !llvm.ptr
-// CHECK-NEXT: %[[HANDLES:.*]] = llvm.call @fuser_checked(%[[SHARED]])
+// CHECK: %[[TEAM:.*]] = llvm.call @fuser_team(
+// CHECK: llvm.icmp "ne" %[[TEAM]]
+// CHECK: %[[HANDLES:.*]] = llvm.call @fuser_ipc_share(%[[TEAM]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: %[[OK:.*]] = llvm.icmp "ne" %[[HANDLES]], %{{.*}} : !llvm.ptr
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^{{.*}}, ^[[FAILED:.*]]
 // CHECK: %[[SIGNALED:.*]] = llvm.call @fuser_ipc_signal(%[[HANDLES]], %[[PEER:.*]]) : (!llvm.ptr, i64) -> i32
-// CHECK-NEXT: llvm.call @fuser_check(%[[SIGNALED]])
+// CHECK: %[[OK:.*]] = llvm.icmp "eq" %[[SIGNALED]], %{{.*}} : i32
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^{{.*}}, ^[[FAILED:.*]]
+// CHECK-NEXT: ^{{.*}}:
 // CHECK-NEXT: %[[WAITED:.*]] = llvm.call @fuser_ipc_wait(%[[HANDLES]], %[[PEER]]) : (!llvm.ptr, i64) -> i32
-// CHECK-NEXT: llvm.call @fuser_check(%[[WAITED]])
-// CHECK-NEXT: %[[OPENED:.*]] = llvm.call @fuser_ipc_peer_pointer(%[[HANDLES]], %[[PEER]]) : (!llvm.ptr, i64) -> !llvm.ptr
-// CHECK-NEXT: %[[ADDRESS:.*]] = llvm.call @fuser_checked(%[[OPENED]])
+// CHECK: %[[OK:.*]] = llvm.icmp "eq" %[[WAITED]], %{{.*}} : i32
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^{{.*}}, ^[[FAILED:.*]]
+// CHECK-NEXT: ^{{.*}}:
+// CHECK-NEXT: %[[ADDRESS:.*]] = llvm.call @fuser_ipc_peer_pointer(%[[HANDLES]], %[[PEER]]) : (!llvm.ptr, i64) -> !llvm.ptr
+// CHECK: %[[OK:.*]] = llvm.icmp "ne" %[[ADDRESS]], %{{.*}} : !llvm.ptr
+// CHECK-NEXT: llvm.cond_br %[[OK]], ^{{.*}}, ^[[FAILED]]
+// CHECK-NEXT: ^{{.*}}:
 // CHECK-NEXT: %[[D0:.*]] = llvm.mlir.poison : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
 // CHECK-NEXT: %[[D1:.*]] = llvm.insertvalue %[[ADDRESS]], %[[D0]][0]
 // CHECK-NEXT: %[[D2:.*]] = llvm.insertvalue %[[ADDRESS]], %[[D1]][1]
@@ -28,6 +36,10 @@
 // CHECK-NEXT: llvm.mlir.constant(2 : i64) : i64
 // CHECK-NEXT: llvm.store %[[PEER_BUFFER]]
 // CHECK: llvm.call @fuser_copy
+// A failed call ends the program: it notes the failure and returns.
+// CHECK: ^[[FAILED]]:
+// CHECK-NEXT: llvm.call @fuser_note_failure()
+// CHECK-NEXT: llvm.return
 func.func @ring(%peer: index) {
   %rank = hostir.rank : index
   %team = hostir.team %rank mesh = #fuser.mesh<[2]> axes = [0] : !hostir.team<2>

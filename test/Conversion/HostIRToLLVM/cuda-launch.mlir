@@ -47,7 +47,9 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: %[[P3:.*]] = llvm.getelementptr %[[PARAMETERS]][0, 3]
   // CHECK-NEXT: llvm.store %[[N_SLOT]], %[[P3]] : !llvm.ptr, !llvm.ptr
   // CHECK-NEXT: %[[STATUS:.*]] = llvm.call @fuser_launch_kernel(%[[IMAGE]], %[[NAME]], %[[FUNCTION]], %[[ONE:.*]], %[[ONE]], %[[ONE]], %[[THREADS:.*]], %[[ONE]], %[[ONE]], %[[PARAMETERS]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, !llvm.ptr) -> i32
-  // CHECK-NEXT: llvm.call @fuser_check(%[[STATUS]])
+  // CHECK: %[[OK:.*]] = llvm.icmp "eq" %[[STATUS]], %{{.*}} : i32
+  // CHECK-NEXT: llvm.cond_br %[[OK]], ^{{.*}}, ^[[FAILED:.*]]
+  // CHECK-NEXT: ^{{.*}}:
   // The same kernel again: the same image, name and slot.
   // CHECK-NEXT: llvm.mlir.addressof @__fuser_gpu_binary.kernels
   // CHECK-NEXT: llvm.mlir.addressof @__fuser_kernel_name.add_one
@@ -59,7 +61,8 @@ module attributes {gpu.container_module} {
   // CHECK: %[[PREVIOUS:.*]] = llvm.call @fuser_get_current_stream()
   // CHECK-NEXT: llvm.call @fuser_set_current_stream(%{{.*}}) : (!llvm.ptr) -> ()
   // CHECK: llvm.call @fuser_launch_kernel
-  // CHECK-NEXT: llvm.call @fuser_check
+  // CHECK: llvm.cond_br
+  // CHECK-NEXT: ^{{.*}}:
   // CHECK-NEXT: llvm.call @fuser_set_current_stream(%[[PREVIOUS]]) : (!llvm.ptr) -> ()
   func.func @program(%x: memref<4x16xf32>,
                      %window: memref<16xf32, strided<[1], offset: 8>>,
