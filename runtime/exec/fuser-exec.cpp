@@ -434,6 +434,26 @@ std::vector<HostTensor> makeGlobalInputs(const ProgramSpec &program,
   return globals;
 }
 
+/// Empty when every rank holds the same global inputs, else which input
+/// differs and where: ranks reading files of one name on different
+/// machines, or seeding alike by mistake, would check a program against
+/// inputs it never ran on. Collective.
+std::string findDifferingInputs(const std::vector<HostTensor> &globals) {
+  for (size_t index = 0; index < globals.size(); ++index) {
+    uint64_t hash = 1469598103934665603ull;
+    for (char byte : globals[index].bytes)
+      hash = (hash ^ static_cast<unsigned char>(byte)) * 1099511628211ull;
+    std::vector<uint64_t> hashes =
+        boundedAllgather(hash, "comparing the global inputs");
+    for (size_t rank = 1; rank < hashes.size(); ++rank)
+      if (hashes[rank] != hashes[0])
+        return "input #" + std::to_string(index) +
+               " differs between ranks 0 and " + std::to_string(rank) +
+               ": every rank must hold the same global inputs";
+  }
+  return "";
+}
+
 /// The end of the verdict's line for --check.
 std::string checkSummary(const CheckVerdict &verdict, double tolerance) {
   char text[160];
@@ -488,6 +508,8 @@ static int runCommand(int argc, char **argv) {
   };
   std::vector<HostTensor> globals = makeGlobalInputs(program, options, error);
   exitOnAnyRankError(error);
+  if (options.check)
+    exitOnAnyRankError(findDifferingInputs(globals));
   endPhase();
   std::vector<HostTensor> locals;
   std::vector<fuser::Shape> globalShapes, localShapes;
