@@ -6,6 +6,7 @@
 
 #include "fuser/Support/MeshMath.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -18,6 +19,11 @@ namespace {
 /// The tag of the messages members exchange before creating a team's
 /// communicator; no other message on MPI_COMM_WORLD carries it.
 constexpr int kJoinTag = 0x7e4d;
+/// The least time members are given to join: a team is made at the first
+/// communication on it, which ranks may reach seconds apart (one loaded a
+/// library or compiled a program, or started later) where a bound meant
+/// for one communication would end a healthy job.
+constexpr double kJoinSeconds = 30;
 
 /// A number naming a member list, carried by the join messages so that a
 /// member waiting to create one team does not take another's as its own.
@@ -48,8 +54,9 @@ FuserStatus awaitMembers(const std::vector<int64_t> &members, int64_t rank) {
     MPI_Isend(&name, 1, MPI_INT64_T, peer, kJoinTag, MPI_COMM_WORLD,
               &requests.back());
   }
+  double seconds = std::max(getTimeoutSeconds(), kJoinSeconds);
   auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration<double>(getTimeoutSeconds());
+                  std::chrono::duration<double>(seconds);
   int done = 0;
   while (!done) {
     if (MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
@@ -71,8 +78,8 @@ FuserStatus awaitMembers(const std::vector<int64_t> &members, int64_t rank) {
         }
       return fail("creating a team of " + std::to_string(members.size()) +
                   " ranks: rank(s) " + missing + " did not join within " +
-                  describeTimeout() +
-                  ": they failed, or are running something else");
+                  std::to_string(static_cast<int>(seconds)) +
+                  " s: they failed, or are running something else");
     }
     std::this_thread::yield();
   }
