@@ -203,7 +203,7 @@ void fuser_finalize(void) {
   context.hostBackend.release();
   context.current = &context.hostBackend;
   releaseTeams();
-  stopStoreWorld();
+  leaveStoreWorld();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (context.startedMpi && !finalized)

@@ -125,6 +125,26 @@ void fuser::runtime::startStoreWorld(const FuserBootstrap &bootstrap) {
 
 void fuser::runtime::stopStoreWorld() { getStoreWorld() = StoreWorld(); }
 
+void fuser::runtime::leaveStoreWorld() {
+  StoreWorld &world = getStoreWorld();
+  if (world.active) {
+    const FuserBootstrap &store = world.bootstrap;
+    char done = 1;
+    if (store.rank != 0) {
+      std::string key = "done/" + std::to_string(store.rank);
+      store.set(store.store, key.c_str(), &done, 1);
+    } else {
+      // A rank that died is not waited for beyond the timeout; what went
+      // wrong was reported where it happened.
+      for (int64_t rank = 1; rank < store.worldSize; ++rank) {
+        std::string key = "done/" + std::to_string(rank);
+        store.get(store.store, key.c_str(), &done, 1, getTimeoutSeconds());
+      }
+    }
+  }
+  stopStoreWorld();
+}
+
 bool fuser::runtime::worldUsesStore() { return getStoreWorld().active; }
 
 int64_t fuser::runtime::getWorldRank() {

@@ -20,8 +20,14 @@ namespace fuser::runtime {
 
 /// Makes the store of `bootstrap` the world's (fuser_init_with_bootstrap).
 void startStoreWorld(const FuserBootstrap &bootstrap);
-/// Forgets the store (fuser_finalize).
+/// Forgets the store.
 void stopStoreWorld();
+/// Forgets the store as the world ends (fuser_finalize), rank 0 last: the
+/// store may be served by rank 0's process (torchrun without its agent, a
+/// process group's TCPStore), so rank 0 waits, up to the timeout, until
+/// every other rank has said it is done with it; otherwise a rank's last
+/// read could find the store gone.
+void leaveStoreWorld();
 bool worldUsesStore();
 int64_t getWorldRank();
 int64_t getWorldSize();

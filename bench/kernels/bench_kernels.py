@@ -116,6 +116,16 @@ class Torch:
                 x, (x.shape[-1],), w, b, eps=1e-5),
             "rms_norm": lambda x, w: functional.rms_norm(
                 x, (x.shape[-1],), w, eps=1e-6),
+            # The backward kernels autograd runs: the gradient of the input
+            # only (the weight gradients are reductions over the rows).
+            "gelu_backward": lambda dy, x: torch.ops.aten.gelu_backward(
+                dy, x, approximate="tanh"),
+            "layer_norm_backward":
+                lambda dy, x, w, mean, rstd: torch.ops.aten.native_layer_norm_backward(
+                    dy, x, (x.shape[-1],), mean.unsqueeze(-1),
+                    rstd.unsqueeze(-1), w, None, [True, False, False])[0],
+            "dropout_residual": lambda x, r: r + functional.dropout(
+                x, 0.1, training=True),
         }
         return kernels.get(kind)
 

@@ -20,7 +20,7 @@
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/PipelineCalibration.h"
+#include "fuser/Dialect/Fuser/Analysis/PipelineCalibration.h"
 #include "fuser/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

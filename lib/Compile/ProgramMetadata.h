@@ -12,7 +12,7 @@
 #define FUSER_LIB_COMPILE_PROGRAMMETADATA_H
 
 #include "fuser/Compile/Compile.h"
-#include "fuser/Dialect/Fuser/Transforms/PipelineCalibration.h"
+#include "fuser/Dialect/Fuser/Analysis/PipelineCalibration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -126,12 +126,20 @@ std::string defaultCudaPath() {
 void ::fuser::buildKernelsToPTXPipeline(OpPassManager &pm,
                                         const GPUKernelOptions &options) {
   pm.addPass(passes::createConvertFuserToLinalg());
-  pm.addPass(passes::createScheduleGPUKernels());
+  pm.addPass(passes::createCopiesToKernels());
+  passes::ChooseGPUKernelSchedulesOptions choose;
+  choose.chip = options.chip;
+  choose.multiprocessors = options.multiprocessors;
+  pm.addPass(passes::createChooseGPUKernelSchedules(choose));
+  passes::EmitGPUKernelsOptions emit;
+  emit.chip = options.chip;
+  emit.multiprocessors = options.multiprocessors;
+  pm.addPass(passes::createEmitGPUKernels(emit));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createLowerAffinePass());
-  // Before convert-gpu-to-nvvm splits blocks at block-wide reductions.
+  // The NVVM conversion takes branches, not structured control flow.
   kernels.addPass(createSCFToControlFlowPass());
   // Strided views become descriptor arithmetic, in affine maps again.
   kernels.addPass(memref::createExpandStridedMetadataPass());
@@ -193,7 +201,8 @@ void ::fuser::registerFuserPipelines() {
   PassPipelineRegistration<::fuser::GPUKernelOptions>(
       "fuser-kernels-to-ptx",
       "Compile the kernel module for GPUs: linalg, a schedule per kernel "
-      "(fuser-schedule-gpu-kernels), NVVM, and PTX in a gpu.binary",
+      "(fuser-choose-gpu-kernel-schedules, fuser-emit-gpu-kernels), NVVM, "
+      "and PTX in a gpu.binary",
       ::fuser::buildKernelsToPTXPipeline);
   PassPipelineRegistration<::fuser::GPUKernelOptions>(
       "fuser-cuda-to-llvm",

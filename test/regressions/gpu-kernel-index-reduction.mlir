@@ -1,7 +1,7 @@
 // A reduction over index elements is scheduled without warp shuffles, which
 // move integers and floats of a known width: the upstream shuffle lowering
 // it used to reach asked an index for its width and crashed.
-// RUN: fuser-opt %s --convert-fuser-to-linalg --fuser-schedule-gpu-kernels | FileCheck %s
+// RUN: fuser-opt %s --convert-fuser-to-linalg --fuser-copies-to-kernels --fuser-choose-gpu-kernel-schedules --fuser-emit-gpu-kernels | FileCheck %s
 
 // CHECK-LABEL: gpu.func @reductions
 // CHECK-NOT: gpu.subgroup_reduce

@@ -1,7 +1,7 @@
 // A kernel module that only declares a kernel (as host lowering's tests
 // write them) has nothing to compile for GPUs: a diagnostic, where the
 // schedule used to read the body the kernel does not have.
-// RUN: not fuser-opt %s --convert-fuser-to-linalg --fuser-schedule-gpu-kernels 2>&1 | FileCheck %s
+// RUN: not fuser-opt %s --convert-fuser-to-linalg --fuser-copies-to-kernels --fuser-choose-gpu-kernel-schedules --fuser-emit-gpu-kernels 2>&1 | FileCheck %s
 
 // CHECK: error: kernel @scale has no body to compile for GPUs
 #rows = #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuser/Dialect/Fuser/Transforms/PipelineCostModel.h"
+#include "fuser/Dialect/Fuser/Analysis/PipelineCostModel.h"
 
 #include <gtest/gtest.h>
 

@@ -227,43 +227,110 @@ def ConvertHostIRToLLVM : Pass<"convert-hostir-to-llvm", "ModuleOp"> {
   ];
 }
 
-def ScheduleGPUKernels : Pass<"fuser-schedule-gpu-kernels", "ModuleOp"> {
-  let summary = "Give each kernel a GPU schedule: linalg on tensors to gpu.func";
+def CopiesToKernels : Pass<"fuser-copies-to-kernels", "ModuleOp"> {
+  let summary = "Turn copies the copy engine cannot make into copy kernels";
   let description = [{
-    Contract. Reads: the kernel module `@kernels` with its fuser ops already
-    upstream ops on tensors (convert-fuser-to-linalg), and the host
-    programs launching its kernels. Writes: `gpu.module @kernels` with one
-    `gpu.func` kernel per function, and every `hostir.launch` of it given
-    the grid and block its schedule chose.
+    Contract. Reads: host programs whose `hostir.copy` ops may have a side
+    whose rows are not contiguous (a transposed view, a broadcast).
+    Writes: for each such copy of static shape, a kernel function in the
+    kernel module (`@kernels`, created if missing) that reads the source
+    and writes the target, and a `hostir.launch` of it in the copy's place
+    (grid and block are its schedule's, set by `fuser-emit-gpu-kernels`).
+    Copies the copy engine makes (`cudaMemcpy2DAsync` rows) are left alone.
+    Run for GPU targets only: CPU ranks copy any layout.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::arith::ArithDialect"];
+}
 
-    A schedule maps each thread to the elements it computes; every value is
-    computed where it is used, from the kernel's inputs, so a fused kernel
-    reads each input once and writes each output once. The schedule is
-    chosen from the kernel's shapes and layouts:
-    - rows: all reductions run over the same trailing dims (sums, max,
-      softmax, layer and RMS norms, var_mean): one block per row, or one
-      warp per row for short rows; each thread keeps its part of the row in
-      registers, folds it, and the block combines the partial values with
-      `gpu.all_reduce` (warp shuffles, then shared memory) or, for a warp,
-      `gpu.subgroup_reduce` lowered to shuffles;
-    - outer reductions (over leading dims): threads across the kept,
-      contiguous dims, each folding its columns down the reduced rows, so
-      loads stay coalesced;
-    - transposes: an output whose fastest dim is not its widest input's is
-      produced through a 32x32 shared-memory tile, read along the input's
-      fastest dim and written along the output's;
-    - pointwise (anything else): a grid-stride loop over the outputs in
-      their memory order; reductions that fit no schedule above are
-      computed by each thread in a loop.
-    Where the fastest dim allows, each thread moves 16 bytes at a time
-    (vector loads and stores); whether the buffers are aligned for it is
-    checked at run time, with a scalar path otherwise. f16 and bf16 compute
-    in f32 (as the linalg bodies say).
+def ChooseGPUKernelSchedules
+    : Pass<"fuser-choose-gpu-kernel-schedules", "ModuleOp"> {
+  let summary = "Choose how each GPU kernel maps its elements to threads";
+  let description = [{
+    Contract. Reads: the kernel module `@kernels` of linalg on tensors
+    (convert-fuser-to-linalg). Writes: on each kernel function, the
+    `#fuser.gpu_schedule` chosen for it (attribute `fuser.gpu_schedule`),
+    and nothing else: choosing creates no IR. A kernel whose elements
+    cannot be computed on GPUs (an op without GPU code generation, a
+    buffer of dynamic shape, a view with run-time offsets) gets a
+    diagnostic naming the op.
+
+    The choice follows the kernel's shapes and layouts and the target's
+    description (multiprocessor count, warp size, vector width, shared
+    memory per block; from `chip`, or `multiprocessors` where the part is
+    not the chip's flagship), most specific first:
+    - rows: every reduction folds the same trailing dims of one iteration
+      space and each value read of a reduction is at the row its reader
+      computes (softmax, layer and RMS norms, var_mean, row sums): a warp
+      per row for rows a warp covers in four 16-byte lane groups per
+      thread, several rows to a block; a block per row otherwise, as many
+      threads as cover the row in four groups each (up to 1024);
+    - outer_reduction: every reduction folds the same leading dims and the
+      outputs are indexed by the kept dims (bias gradients, statistics over
+      a batch): 32 slices of 8 threads per block, if the slices' partial
+      values fit in shared memory;
+    - transpose: no reduction, and some input's fastest dim is not the
+      outputs' (all of one layout): 32x32 tiles through shared memory;
+    - pointwise: anything else, a grid-stride loop of 256-thread blocks, at
+      most 16 per multiprocessor.
+    Vector width: 16 bytes of the narrowest element the kernel's buffers
+    hold, halved until it divides the extent the lanes run along.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The NVIDIA chip the kernels are for (sm_70 .. sm_120)">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
+           "The device's multiprocessor count where it is not the chip's "
+           "flagship part's (0: the chip's)">
+  ];
+  let dependentDialects = ["::mlir::fuser::FuserDialect"];
+}
+
+def EmitGPUKernels : Pass<"fuser-emit-gpu-kernels", "ModuleOp"> {
+  let summary = "Emit each kernel as the gpu.func its schedule describes";
+  let description = [{
+    Contract. Reads: the kernel module `@kernels` of linalg on tensors, each
+    function with its `#fuser.gpu_schedule` (fuser-choose-gpu-kernel-
+    schedules), and the host programs launching them. Writes:
+    `gpu.module @kernels` with one `gpu.func` kernel per function, and
+    every `hostir.launch` of it given its schedule's grid and block.
+
+    A schedule is checked against its kernel before anything is emitted: a
+    missing schedule, or one that does not fit (a rows schedule on a kernel
+    without row reductions, a block count other than the rows need, a
+    vector width the buffers' extents do not allow), is a diagnostic.
+    Emission then follows the schedule exactly; it cannot fail halfway.
+
+    Every value is computed where it is used, from the kernel's inputs, so
+    a fused kernel reads each input once and writes each output once:
+    - rows: each thread keeps its part of the row in registers, folds it,
+      and the threads of a row combine their values with
+      `gpu.subgroup_reduce` (lowered to shuffles here) and, for a block,
+      the warps' values through shared memory behind one barrier;
+    - outer_reduction: each slice folds its rows down the kept columns
+      (coalesced loads at every step); the first slice folds the slices'
+      partial values in order, so the result depends on the launch only;
+    - transpose: a 32x33 shared-memory tile, computed along the load dim
+      and stored along the store dim;
+    - pointwise: a grid-stride loop over the outputs in their memory order;
+      reductions left in it fold per element in a loop.
+    Lanes move as one vector access where the layout allows; whether the
+    buffers are 16-byte aligned is checked at run time, with a scalar path
+    otherwise. f16 and bf16 compute in f32 (as the linalg bodies say).
 
     Kernel parameters: each memref is passed as a pointer to its first
     element, so parameters have the launch's shape and strides with offset
-    0 (the host lowering adds the offset).
+    0 (the host lowering adds the offset); strides known only at run time
+    follow the buffers as index parameters.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The NVIDIA chip the kernels are for (as the schedules were "
+           "chosen)">,
+    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
+           "The device's multiprocessor count where it is not the chip's "
+           "flagship part's (0: the chip's)">
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect",

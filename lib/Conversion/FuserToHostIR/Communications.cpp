@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "FuserToHostIRPatterns.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"

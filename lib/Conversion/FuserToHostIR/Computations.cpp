@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "FuserToHostIRPatterns.h"
 
 using namespace mlir;
 using namespace mlir::fuser;

@@ -1,6 +1,6 @@
 //===- ConvertFuserToHostIR.cpp - segmented functions to host programs ----===//
 
-#include "HostLowering.h"
+#include "FuserToHostIRPatterns.h"
 
 #include "fuser/Conversion/Passes.h"
 

@@ -1,6 +1,6 @@
 //===- HostBuilder.cpp - buffers, teams and mesh guards ------------------===//
 
-#include "HostLowering.h"
+#include "FuserToHostIRPatterns.h"
 
 using namespace mlir;
 using namespace mlir::fuser;

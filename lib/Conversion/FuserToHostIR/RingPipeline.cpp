@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "FuserToHostIRPatterns.h"
 
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "FuserToHostIRPatterns.h"
 
 #include "fuser/Support/MeshMath.h"
 

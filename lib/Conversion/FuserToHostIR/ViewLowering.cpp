@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "FuserToHostIRPatterns.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

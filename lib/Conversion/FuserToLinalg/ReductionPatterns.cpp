@@ -10,9 +10,12 @@
 #include "GenericBuilder.h"
 #include "PatternFamilies.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::fuser;
@@ -30,6 +33,21 @@ static constexpr Combiner kMax{arith::AtomicRMWKind::maximumf,
                                arith::AtomicRMWKind::maxs};
 static constexpr Combiner kMin{arith::AtomicRMWKind::minimumf,
                                arith::AtomicRMWKind::mins};
+
+/// `kind`'s identity in `type`. Upstream's extremes ask the type for its bit
+/// width, which an index does not have: its extremes are those of the 64-bit
+/// integers the host and the kernels store indices in.
+static Value buildIdentity(OpBuilder &builder, Location loc,
+                           arith::AtomicRMWKind kind, Type type) {
+  if (type.isIndex() && (kind == arith::AtomicRMWKind::maxs ||
+                         kind == arith::AtomicRMWKind::mins))
+    return arith::ConstantIndexOp::create(
+        builder, loc,
+        kind == arith::AtomicRMWKind::mins
+            ? std::numeric_limits<int64_t>::max()
+            : std::numeric_limits<int64_t>::min());
+  return arith::getIdentityValue(kind, type, builder, loc);
+}
 
 /// `input` (in its compute type) divided by `count`, into `type`.
 static Value buildDivided(OpBuilder &builder, Location loc,
@@ -54,7 +72,7 @@ static Value reduce(OpBuilder &builder, Location loc, Value input,
   arith::AtomicRMWKind kind =
       isa<FloatType>(compute) ? combiner.onFloats : combiner.onIntegers;
   auto accumulatorType = RankedTensorType::get(type.getShape(), compute);
-  Value identity = arith::getIdentityValue(kind, compute, builder, loc);
+  Value identity = buildIdentity(builder, loc, kind, compute);
   Value empty = tensor::EmptyOp::create(builder, loc, type.getShape(), compute);
   Value filled =
       linalg::FillOp::create(builder, loc, identity, empty).getResult(0);

@@ -112,19 +112,20 @@ Value ScalarBuilder::sigmoid(Value x) {
 
 Value ScalarBuilder::gelu(Value x, GeluApproximation approximation) {
   Type type = x.getType();
-  Value half = constant(type, 0.5), one = constant(type, 1);
-  Value inner;
+  Value one = constant(type, 1);
   if (approximation == GeluApproximation::Tanh) {
-    // tanh(sqrt(2/pi) * (x + 0.044715 x^3))
+    // x/2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), is x / (1 +
+    // exp(-2u)): one exp and a division instead of a tanh, and no
+    // cancellation in 1 + tanh(u) where tanh nears -1 (x < -3).
     Value cube = mul(x, mul(x, x));
     Value sum = add(x, mul(constant(type, 0.044715), cube));
-    inner = math::TanhOp::create(
-        builder, loc, mul(constant(type, std::sqrt(2.0 / kPi)), sum));
-  } else {
-    inner =
-        math::ErfOp::create(builder, loc, mul(x, constant(type, 1.0 / kSqrt2)));
+    Value exp = math::ExpOp::create(
+        builder, loc, mul(constant(type, -2 * std::sqrt(2.0 / kPi)), sum));
+    return divide(x, add(one, exp));
   }
-  return mul(mul(half, x), add(one, inner));
+  Value erf =
+      math::ErfOp::create(builder, loc, mul(x, constant(type, 1.0 / kSqrt2)));
+  return mul(mul(constant(type, 0.5), x), add(one, erf));
 }
 
 Value ScalarBuilder::mix(Value state, Value value) {

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "RuntimeCallLowering.h"
 
 using namespace mlir;
 

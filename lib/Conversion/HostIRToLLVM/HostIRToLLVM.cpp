@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "RuntimeCallLowering.h"
 
 #include "fuser/Conversion/HostIRToLLVM/HostIRToLLVM.h"
 #include "fuser/Conversion/Passes.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostLowering.h"
+#include "RuntimeCallLowering.h"
 
 using namespace mlir;
 

@@ -285,6 +285,41 @@ MeshPositionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult GPUScheduleAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, GPUScheduleKind kind,
+    int64_t blocks, int64_t threads, int64_t vectorWidth, int64_t rowsPerBlock,
+    int64_t slices, std::optional<int64_t> loadDim,
+    std::optional<int64_t> storeDim) {
+  if (blocks < 1)
+    return emitError() << "a GPU schedule launches at least one block, not "
+                       << blocks;
+  // CUDA's limit on a block, whatever the device.
+  if (threads < 1 || threads > 1024)
+    return emitError() << "a block of " << threads
+                       << " threads; blocks hold 1 to 1024";
+  if (vectorWidth < 1 || !llvm::isPowerOf2_64(vectorWidth))
+    return emitError() << "vector width " << vectorWidth
+                       << " is not a power of two";
+  bool rows = kind == GPUScheduleKind::Rows;
+  bool outer = kind == GPUScheduleKind::OuterReduction;
+  bool transpose = kind == GPUScheduleKind::Transpose;
+  if (rowsPerBlock < 1 || (!rows && rowsPerBlock != 1) ||
+      threads % rowsPerBlock != 0)
+    return emitError() << "rows_per_block = " << rowsPerBlock
+                       << " is for a rows schedule whose threads it divides";
+  if (slices < 1 || (!outer && slices != 1) || threads % slices != 0)
+    return emitError() << "slices = " << slices
+                       << " is for an outer_reduction schedule whose "
+                          "threads it divides";
+  if (transpose != (loadDim && storeDim) || transpose != (loadDim || storeDim))
+    return emitError() << "load_dim and store_dim belong to transpose "
+                          "schedules, which need both";
+  if (transpose && (*loadDim < 0 || *storeDim < 0 || *loadDim == *storeDim))
+    return emitError() << "a transpose tile spans two different dims, not "
+                       << *loadDim << " and " << *storeDim;
+  return success();
+}
+
 LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape,
                                ArrayRef<int64_t> devices) {

@@ -17,7 +17,7 @@
 
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/Fuser/Transforms/Passes.h"
-#include "fuser/Dialect/Fuser/Transforms/PipelineCostModel.h"
+#include "fuser/Dialect/Fuser/Analysis/PipelineCostModel.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"

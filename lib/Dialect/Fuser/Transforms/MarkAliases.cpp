@@ -33,6 +33,15 @@ private:
     return isa<ViewOpInterface>(user) && user->getNumResults() == 1 &&
            isAlias(user->getResult(0)) && use.getOperandNumber() == 0;
   }
+  /// Whether a kernel may take the view `value` as its buffer: its type
+  /// can state the view's order. A value without a sharding is row-major,
+  /// which a broadcast along the fastest dim is not; compute reads such a
+  /// view in its own kernel, through the view's index arithmetic.
+  bool mayBeKernelBuffer(Value value) const {
+    return getSharding(value) ||
+           analysis.getLayout(value).order ==
+               Layout::rowMajor(analysis.getLayout(value).order.size()).order;
+  }
   static bool isReturn(Operation *op) {
     return op->hasTrait<mlir::OpTrait::ReturnLike>();
   }
@@ -122,7 +131,7 @@ void AliasMarking::bookendInputs() {
                !isa<SegmentSetOp>(use.getOwner()))
         computeUses.push_back(&use);
     }
-    if (isAlias(value))
+    if (isAlias(value) && mayBeKernelBuffer(value))
       insertBoundary(value, computeUses);
   }
   hoistArgumentViews();

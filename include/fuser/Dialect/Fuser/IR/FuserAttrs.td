@@ -304,4 +304,58 @@ def Fuser_PipeliningAttr : EnumAttr<Fuser_Dialect, Fuser_Pipelining,
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Fuser_GPUScheduleAttr : Fuser_Attr<"GPUSchedule", "gpu_schedule"> {
+  let summary = "How a GPU kernel's elements map to blocks, threads and lanes";
+  let description = [{
+    Chosen for each kernel function by `fuser-choose-gpu-kernel-schedules`
+    (as the discardable attribute `fuser.gpu_schedule`) and read by
+    `fuser-emit-gpu-kernels`, which emits exactly this mapping. A kernel
+    launches `blocks` blocks of `threads` threads; each thread moves
+    `vector_width` consecutive elements of a buffer's fastest dim at once
+    where the buffers are 16-byte aligned at run time (1: no vectors).
+
+    - `rows`: every reduction folds the same trailing dims (the row). A
+      block holds `rows_per_block` rows, each covered by
+      `threads / rows_per_block` threads (a warp per row when that is the
+      warp size), and the row stays in registers.
+    - `outer_reduction`: every reduction folds the same leading dims. A
+      block's threads form `slices` slices of `threads / slices` threads
+      over consecutive lane groups of kept elements; each slice folds every
+      `slices`-th reduced row, and the slices' partial values meet in
+      shared memory.
+    - `transpose`: blocks compute square tiles of the output spanning
+      `load_dim` (the dim of the output index space an input reads fastest)
+      and `store_dim` (the output's fastest), staged in shared memory so
+      that loads and stores are both coalesced.
+    - `pointwise`: a grid-stride loop over the outputs in memory order;
+      reductions left in the kernel fold per element.
+
+    ```mlir
+    func.func @softmax(...) attributes {fuser.gpu_schedule =
+        #fuser.gpu_schedule<rows, blocks = 512, threads = 128, vector_width = 8, rows_per_block = 4>}
+    func.func @copy(...) attributes {fuser.gpu_schedule =
+        #fuser.gpu_schedule<transpose, blocks = 64, threads = 256, vector_width = 1, load_dim = 0, store_dim = 1>}
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Fuser_GPUScheduleKind>:$kind,
+    "int64_t":$blocks,
+    "int64_t":$threads,
+    "int64_t":$vector_width,
+    DefaultValuedParameter<"int64_t", "1",
+        "rows: rows each block computes">:$rows_per_block,
+    DefaultValuedParameter<"int64_t", "1",
+        "outer_reduction: slices of threads folding reduced rows">:$slices,
+    OptionalParameter<"std::optional<int64_t>",
+        "transpose: the dim loads follow">:$load_dim,
+    OptionalParameter<"std::optional<int64_t>",
+        "transpose: the dim stores follow">:$store_dim
+  );
+  let assemblyFormat = [{
+    `<` $kind `,` struct($blocks, $threads, $vector_width, $rows_per_block,
+                          $slices, $load_dim, $store_dim) `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // FUSER_DIALECT_FUSER_IR_FUSERATTRS_TD

@@ -47,6 +47,10 @@ def Fuser_Dialect : Dialect {
     static ::llvm::StringRef getCalibrationAttrName() {
       return "fuser.calibration";
     }
+    /// The #fuser.gpu_schedule chosen for a kernel function.
+    static ::llvm::StringRef getGPUScheduleAttrName() {
+      return "fuser.gpu_schedule";
+    }
   }];
 }
 
@@ -93,6 +97,17 @@ def Fuser_Pipelining : I32EnumAttr<"Pipelining",
       I32EnumAttrCase<"None", 0, "none">,
       I32EnumAttrCase<"Collective", 1, "collective">,
       I32EnumAttrCase<"Ring", 2, "ring">
+    ]> {
+  let cppNamespace = "::mlir::fuser";
+  let genSpecializedAttr = 0;
+}
+
+def Fuser_GPUScheduleKind : I32EnumAttr<"GPUScheduleKind",
+    "how a GPU kernel's elements map to threads", [
+      I32EnumAttrCase<"Rows", 0, "rows">,
+      I32EnumAttrCase<"OuterReduction", 1, "outer_reduction">,
+      I32EnumAttrCase<"Transpose", 2, "transpose">,
+      I32EnumAttrCase<"Pointwise", 3, "pointwise">
     ]> {
   let cppNamespace = "::mlir::fuser";
   let genSpecializedAttr = 0;

@@ -1,6 +1,6 @@
 //===- PipelineCostModel.cpp - choosing how a pipeline overlaps -----------===//
 
-#include "fuser/Dialect/Fuser/Transforms/PipelineCostModel.h"
+#include "fuser/Dialect/Fuser/Analysis/PipelineCostModel.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-//===- KernelsToLinalg.cpp - kernel bodies as linalg on tensors ----------===//
+//===- FuserToLinalg.cpp - kernel bodies as linalg on tensors ------------===//
 //
 // Kernel functions compute on local tensors with fuser ops. This pass
 // converts each op, with the patterns of populateFuserToLinalgPatterns,

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINECALIBRATION_H
-#define FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINECALIBRATION_H
+#ifndef FUSER_DIALECT_FUSER_ANALYSIS_PIPELINECALIBRATION_H
+#define FUSER_DIALECT_FUSER_ANALYSIS_PIPELINECALIBRATION_H
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -96,4 +96,4 @@ std::string getDefaultCalibrationFolder();
 
 } // namespace mlir::fuser
 
-#endif // FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINECALIBRATION_H
+#endif // FUSER_DIALECT_FUSER_ANALYSIS_PIPELINECALIBRATION_H

@@ -122,9 +122,6 @@ private:
   llvm::SetVector<Value> vectorized;
 };
 
-/// `shape`'s row-major index of the linear position `linear`.
-SmallVector<AffineExpr> delinearize(AffineExpr linear, ArrayRef<int64_t> shape);
-
 } // namespace mlir::fuser::gpu_schedule
 
 #endif // FUSER_LIB_CONVERSION_KERNELSTOGPU_ELEMENTEMITTER_H

@@ -1,6 +1,7 @@
 //===- ElementEmitter.cpp - a kernel's values, one element at a time ------===//
 
 #include "ElementEmitter.h"
+#include "ViewIndexing.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -9,28 +10,13 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::fuser::gpu_schedule;
-
-/// Vector accesses move at most this many bytes at once.
-static constexpr int64_t kVectorBytes = 16;
-
-SmallVector<AffineExpr>
-mlir::fuser::gpu_schedule::delinearize(AffineExpr linear,
-                                       ArrayRef<int64_t> shape) {
-  SmallVector<AffineExpr> index(shape.size());
-  int64_t inner = 1;
-  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
-    AffineExpr position = linear.floorDiv(inner);
-    index[dim] = dim == 0 ? position : position % shape[dim];
-    inner *= shape[dim];
-  }
-  return index;
-}
 
 ElementEmitter::ElementEmitter(OpBuilder &builder, Location loc,
                                const IRMapping &kernelValues,
@@ -101,7 +87,15 @@ FailureOr<Value> ElementEmitter::element(Value tensor,
 
 FailureOr<Value> ElementEmitter::compute(Operation *producer, OpResult result,
                                          ArrayRef<AffineExpr> index) {
-  MLIRContext *context = build.getContext();
+  if (isIndexView(producer)) {
+    FailureOr<SourceElement> source = sourceElement(
+        producer, index, [&](AffineExpr linear, ArrayRef<int64_t> sizes) {
+          return delinearizeLanes(linear, sizes);
+        });
+    if (failed(source))
+      return failure();
+    return element(source->source, source->index);
+  }
   return TypeSwitch<Operation *, FailureOr<Value>>(producer)
       .Case([&](bufferization::ToTensorOp op) -> FailureOr<Value> {
         return load(kernelValue(op.getBuffer()), index);
@@ -116,56 +110,8 @@ FailureOr<Value> ElementEmitter::compute(Operation *producer, OpResult result,
           return fill;
         return failure();
       })
-      .Case([&](linalg::TransposeOp op) -> FailureOr<Value> {
-        SmallVector<AffineExpr> input(index.size());
-        for (auto [dim, from] : llvm::enumerate(op.getPermutation()))
-          input[from] = index[dim];
-        return element(op.getInput(), input);
-      })
-      .Case([&](tensor::ExtractSliceOp op) -> FailureOr<Value> {
-        if (ShapedType::isDynamicShape(op.getStaticOffsets()) ||
-            ShapedType::isDynamicShape(op.getStaticStrides()))
-          return failure();
-        llvm::SmallBitVector dropped = op.getDroppedDims();
-        // Dims the slice drops are read at their offset.
-        SmallVector<AffineExpr> source;
-        int64_t next = 0;
-        for (auto [dim, offset, stride] :
-             llvm::enumerate(op.getStaticOffsets(), op.getStaticStrides())) {
-          AffineExpr position =
-              dropped[dim] ? getAffineConstantExpr(0, context) : index[next++];
-          source.push_back(position * stride + offset);
-        }
-        return element(op.getSource(), source);
-      })
       .Case([&](tensor::InsertSliceOp op) {
         return insertedElement(op, index);
-      })
-      .Case([&](tensor::ExpandShapeOp op) -> FailureOr<Value> {
-        ArrayRef<int64_t> shape = op.getResultType().getShape();
-        SmallVector<AffineExpr> source;
-        for (ReassociationIndices group : op.getReassociationIndices()) {
-          AffineExpr linear = getAffineConstantExpr(0, context);
-          for (int64_t dim : group)
-            linear = linear * shape[dim] + index[dim];
-          source.push_back(linear);
-        }
-        return element(op.getSrc(), source);
-      })
-      .Case([&](tensor::CollapseShapeOp op) -> FailureOr<Value> {
-        ArrayRef<int64_t> shape = op.getSrcType().getShape();
-        SmallVector<AffineExpr> source(shape.size(),
-                                       getAffineConstantExpr(0, context));
-        for (auto [position, group] :
-             llvm::enumerate(op.getReassociationIndices())) {
-          SmallVector<int64_t> sizes;
-          for (int64_t dim : group)
-            sizes.push_back(shape[dim]);
-          for (auto [dim, expr] :
-               llvm::zip(group, delinearizeLanes(index[position], sizes)))
-            source[dim] = expr;
-        }
-        return element(op.getSrc(), source);
       })
       // Elements of an empty tensor that a later insert_slice overwrites:
       // the branch reading them is never taken.
@@ -196,8 +142,8 @@ ElementEmitter::delinearizeLanes(AffineExpr linear,
   AffineExpr base = simplifyAffineExpr(linear - lane(), coordinates.size(), 0);
   if (width == 1 || sizes.empty() || sizes.back() % width != 0 ||
       base.isFunctionOfDim(0) || base.getLargestKnownDivisor() % width != 0)
-    return delinearize(linear, sizes);
-  SmallVector<AffineExpr> split = delinearize(base, sizes);
+    return delinearize(linear, computeSuffixProduct(sizes));
+  SmallVector<AffineExpr> split = delinearize(base, computeSuffixProduct(sizes));
   split.back() = split.back() + lane();
   return split;
 }
@@ -208,17 +154,20 @@ ElementEmitter::vectorBase(MemRefType type, ArrayRef<AffineExpr> index) const {
   if (width == 1 || rank == 0 || type.getShape().back() % width != 0)
     return std::nullopt;
   auto [strides, offset] = type.getStridesAndOffset();
-  if (strides.back() != 1 || offset != 0 ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  if (strides.back() != 1 || offset != 0)
     return std::nullopt;
   SmallVector<AffineExpr> base(index);
   base.back() = simplifyAffineExpr(index.back() - lane(),
                                    coordinates.size(), 0);
+  // Strides known only at run time (a broadcast bias's row stride) are
+  // multiples of the width where the vector path runs: the run-time check
+  // of emitVectorOrScalar makes sure of it.
   AffineExpr address = getAffineConstantExpr(0, build.getContext());
   for (auto [dim, expr] : llvm::enumerate(base)) {
     if (expr.isFunctionOfDim(0))
       return std::nullopt;
-    address = address + expr * strides[dim];
+    if (!ShapedType::isDynamic(strides[dim]))
+      address = address + expr * strides[dim];
   }
   address = simplifyAffineExpr(address, coordinates.size(), 0);
   int64_t divisor = address.getLargestKnownDivisor();
@@ -243,7 +192,7 @@ FailureOr<Value> ElementEmitter::load(Value buffer,
       int64_t bytes = width * type.getElementTypeBitWidth() / 8;
       vector = vector::LoadOp::create(build, loc, vectorType, buffer, indices,
                                       /*nontemporal=*/false,
-                                      llvm::Align(std::min(bytes, kVectorBytes)));
+                                      llvm::Align(bytes));
       vectors[slot] = vector;
       vectorized.insert(buffer);
     }
@@ -291,7 +240,7 @@ LogicalResult ElementEmitter::storeLanes(Value buffer,
     int64_t bytes = width * type.getElementTypeBitWidth() / 8;
     vector::StoreOp::create(build, loc, vector, target, indices,
                             /*nontemporal=*/false,
-                            llvm::Align(std::min(bytes, kVectorBytes)));
+                            llvm::Align(bytes));
     vectorized.insert(target);
   } else {
     for (auto [position, value] : llvm::enumerate(lanes)) {

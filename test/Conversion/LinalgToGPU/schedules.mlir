@@ -1,5 +1,5 @@
-// The schedule fuser-schedule-gpu-kernels gives each kind of kernel.
-// RUN: fuser-opt %s --split-input-file --fuser-to-hostir-pipeline --convert-fuser-to-linalg --fuser-schedule-gpu-kernels | FileCheck %s
+// How each kind of kernel is scheduled and emitted, from fuser ops through the host pipeline.
+// RUN: fuser-opt %s --split-input-file --fuser-to-hostir-pipeline --convert-fuser-to-linalg --fuser-copies-to-kernels --fuser-choose-gpu-kernel-schedules --fuser-emit-gpu-kernels | FileCheck %s
 
 // Pointwise, bf16: a grid-stride loop, eight bf16 (16 bytes) per thread
 // and access, computed in f32, behind a run-time alignment check.
@@ -20,12 +20,18 @@ func.func @bias_gelu(%x: tensor<64x1024xbf16, #rep>, %b: tensor<1024xbf16, #rep1
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[BIAS]] to offset: [0], sizes: [64, 1024], strides: [%[[STRIDE]], 1]
 // CHECK: memref.extract_aligned_pointer_as_index
+// The bias is read as vectors too where its row stride is whole vectors
+// (0, broadcast) at run time.
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW]]
+// CHECK: arith.remui %[[STRIDES]]#0, %c8
 // CHECK: scf.if
 // CHECK: scf.for
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x1024xbf16>, vector<8xbf16>
-// CHECK: memref.load %[[VIEW]]
+// CHECK: vector.load %[[VIEW]][{{.*}}] {alignment = 16 : i64} : memref<64x1024xbf16, strided<[?, 1]>>, vector<8xbf16>
 // CHECK: arith.extf %{{.*}} : bf16 to f32
-// CHECK: math.tanh %{{.*}} : f32
+// gelu's tanh form as x / (1 + exp(-2u)).
+// CHECK: math.exp %{{.*}} : f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<64x1024xbf16>, vector<8xbf16>
 // CHECK: } else {
 // CHECK: scf.for
@@ -35,7 +41,8 @@ func.func @bias_gelu(%x: tensor<64x1024xbf16, #rep>, %b: tensor<1024xbf16, #rep1
 
 // Softmax over rows of 4096 bf16: a block per row (4096 / 8 = 512 lane
 // groups, 128 threads each owning 4), the row held in registers between
-// the two block reductions.
+// the two block reductions. Each reduction shuffles within the warps, and
+// the warps' values meet in shared memory of its own behind one barrier.
 #mesh = #fuser.mesh<[1]>
 #rep = #fuser.sharding<#mesh, [[], []]>
 func.func @softmax(%x: tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep> {
@@ -53,13 +60,23 @@ func.func @softmax(%x: tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep>
 // CHECK: %[[THREADS:.*]] = arith.constant 128 : index
 // CHECK: hostir.launch @kernels::@softmax_kernel_0 blocks(%[[ROWS]], %{{.*}}, %{{.*}}) threads(%[[THREADS]], %{{.*}}, %{{.*}})
 // CHECK-LABEL: gpu.func @softmax_kernel_0
+// CHECK-SAME: workgroup(%[[MAXES:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>, %[[SUMS:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>,
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: scf.if
 // CHECK-COUNT-4: vector.load %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
 // CHECK-NOT: vector.load
-// CHECK: gpu.all_reduce maximumf %{{.*}} uniform
-// CHECK-NOT: vector.load
-// CHECK: gpu.all_reduce add %{{.*}} uniform
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: memref.store %{{.*}}, %[[MAXES]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-4: memref.load %[[MAXES]]
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: memref.store %{{.*}}, %[[SUMS]]
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-4: memref.load %[[SUMS]]
+// CHECK-NOT: gpu.barrier
 // CHECK-NOT: vector.load
 // CHECK-COUNT-4: vector.store %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
 // CHECK: } else {
@@ -89,14 +106,16 @@ func.func @var_mean(%x: tensor<32x64xf32, #rep>) -> (tensor<32x1xf32, #rep>, ten
 
 // -----
 
-// A transposing copy: the output's fastest dim is the input's slowest.
+// A transpose: the output keeps %x's column-major layout (the layout
+// pass's choice), %y is row-major, so one of the two reads would stride.
 // Computed through a padded 32x32 shared-memory tile.
 #mesh = #fuser.mesh<[1]>
 #rep = #fuser.sharding<#mesh, [[], []]>
-func.func @transpose(%x: tensor<64x96xf32, #rep>) -> tensor<96x64xf32, #rep> {
+func.func @transpose(%x: tensor<64x96xf32, #rep>, %y: tensor<96x64xf32, #rep>) -> tensor<96x64xf32, #rep> {
   %t = fuser.permute %x perm = [1, 0] : tensor<64x96xf32, #rep> -> tensor<96x64xf32, #rep>
   %e = fuser.exp %t : tensor<96x64xf32, #rep> -> tensor<96x64xf32, #rep>
-  return %e : tensor<96x64xf32, #rep>
+  %s = fuser.add %e, %y : (tensor<96x64xf32, #rep>, tensor<96x64xf32, #rep>) -> tensor<96x64xf32, #rep>
+  return %s : tensor<96x64xf32, #rep>
 }
 // CHECK-LABEL: func.func @transpose
 // CHECK: %[[TILES:.*]] = arith.constant 6 : index

@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINECOSTMODEL_H
-#define FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINECOSTMODEL_H
+#ifndef FUSER_DIALECT_FUSER_ANALYSIS_PIPELINECOSTMODEL_H
+#define FUSER_DIALECT_FUSER_ANALYSIS_PIPELINECOSTMODEL_H
 
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
-#include "fuser/Dialect/Fuser/Transforms/PipelineCalibration.h"
+#include "fuser/Dialect/Fuser/Analysis/PipelineCalibration.h"
 
 namespace mlir::fuser {
 
@@ -62,4 +62,4 @@ PipelinePlan choosePipeline(const PipelineProblem &problem,
 
 } // namespace mlir::fuser
 
-#endif // FUSER_DIALECT_FUSER_TRANSFORMS_PIPELINECOSTMODEL_H
+#endif // FUSER_DIALECT_FUSER_ANALYSIS_PIPELINECOSTMODEL_H

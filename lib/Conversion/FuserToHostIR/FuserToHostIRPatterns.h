@@ -1,4 +1,4 @@
-//===- HostLowering.h - the conversion's patterns and helpers ---*- C++ -*-===//
+//===- FuserToHostIRPatterns.h - the conversion's patterns and helpers -*- C++ -*-===//
 //
 // convert-fuser-to-hostir is a dialect conversion: a pattern per op family
 // (kernel launches, library calls, communications, views, returns,
@@ -7,8 +7,8 @@
 // emit through HostBuilder.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LIB_CONVERSION_FUSERTOHOSTIR_HOSTLOWERING_H
-#define LIB_CONVERSION_FUSERTOHOSTIR_HOSTLOWERING_H
+#ifndef FUSER_LIB_CONVERSION_FUSERTOHOSTIR_FUSERTOHOSTIRPATTERNS_H
+#define FUSER_LIB_CONVERSION_FUSERTOHOSTIR_FUSERTOHOSTIRPATTERNS_H
 
 #include "fuser/Dialect/Fuser/IR/Fuser.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
@@ -272,4 +272,4 @@ void populatePipelineLoweringPatterns(RewritePatternSet &patterns,
 
 } // namespace mlir::fuser
 
-#endif // LIB_CONVERSION_FUSERTOHOSTIR_HOSTLOWERING_H
+#endif // FUSER_LIB_CONVERSION_FUSERTOHOSTIR_FUSERTOHOSTIRPATTERNS_H

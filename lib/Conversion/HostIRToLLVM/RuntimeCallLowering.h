@@ -1,4 +1,4 @@
-//===- HostLowering.h - what the host lowering's files share --*- C++ -*-===//
+//===- RuntimeCallLowering.h - what the host lowering's files share -*- C++ -*-===//
 //
 // Private to convert-hostir-to-llvm: the base of its patterns (runtime
 // calls, FuserBuffer arguments, stack slots, globals) and the lowering of
@@ -7,8 +7,8 @@
 // call (FailurePaths.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef FUSER_LIB_CONVERSION_HOSTIRTOLLVM_HOSTLOWERING_H
-#define FUSER_LIB_CONVERSION_HOSTIRTOLLVM_HOSTLOWERING_H
+#ifndef FUSER_LIB_CONVERSION_HOSTIRTOLLVM_RUNTIMECALLLOWERING_H
+#define FUSER_LIB_CONVERSION_HOSTIRTOLLVM_RUNTIMECALLLOWERING_H
 
 #include "fuser/Conversion/HostIRToLLVM/RuntimeABI.h"
 #include "fuser/Dialect/HostIR/IR/HostIR.h"
@@ -189,4 +189,4 @@ void emitPackedEntry(ModuleOp module, LLVM::LLVMFuncOp entry);
 
 } // namespace mlir::fuser::host_lowering
 
-#endif // FUSER_LIB_CONVERSION_HOSTIRTOLLVM_HOSTLOWERING_H
+#endif // FUSER_LIB_CONVERSION_HOSTIRTOLLVM_RUNTIMECALLLOWERING_H

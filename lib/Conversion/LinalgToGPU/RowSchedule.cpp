@@ -7,8 +7,9 @@
 // threads touch consecutive addresses; every value of the row it needs is
 // computed once into registers, so the inputs are read once however many
 // reductions use them. A reduction folds the thread's elements, then
-// combines the threads: `gpu.all_reduce` for a block (warp shuffles, then
-// shared memory), `gpu.subgroup_reduce` for a warp. Row-shaped outputs are
+// combines the threads: `gpu.subgroup_reduce` (shuffles) within each warp,
+// and for a block the warps' values through shared memory behind one
+// barrier, every thread folding them in the same order. Row-shaped outputs are
 // stored lane group by lane group, per-row outputs by the row's first
 // thread.
 //
@@ -17,86 +18,21 @@
 #include "Schedules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::fuser::gpu_schedule;
 
-static constexpr int64_t kWarp = 32;
-/// Rows of at most this many lane groups per thread of a warp go to one
-/// warp.
-static constexpr int64_t kGroupsPerWarpThread = 4;
-static constexpr int64_t kWarpsPerBlock = 4;
-/// Register budget: elements one thread keeps per computed row value.
-static constexpr int64_t kMaxElementsPerThread = 64;
-
 namespace {
-/// The iteration space all reductions share: outer dims, then the row.
-struct RowShape {
-  SmallVector<int64_t> outer, row;
-  int64_t rows() const { return product(outer); }
-  int64_t columns() const { return product(row); }
-  static int64_t product(ArrayRef<int64_t> sizes) {
-    int64_t count = 1;
-    for (int64_t size : sizes)
-      count *= size;
-    return count;
-  }
-};
-
-/// How threads cover rows.
+/// How threads cover rows, as the schedule says.
 struct RowMapping {
-  bool warpPerRow;
   int64_t threadsPerRow;
-  int64_t rowsPerBlock() const { return warpPerRow ? kWarpsPerBlock : 1; }
+  int64_t rowsPerBlock;
+  /// A warp per row: its threads combine by shuffles alone.
+  bool warpPerRow;
 };
 } // namespace
-
-/// The row shape when every reduction reduces the same trailing dims of
-/// the same iteration space and writes the outer dims in order.
-static FailureOr<RowShape> matchRows(Kernel &kernel) {
-  std::optional<RowShape> shape;
-  for (linalg::GenericOp reduction : kernel.reductions) {
-    SmallVector<int64_t> ranges = reduction.getStaticLoopRanges();
-    SmallVector<unsigned> reduced;
-    reduction.getReductionDims(reduced);
-    int64_t outer = ranges.size() - reduced.size();
-    for (auto [position, dim] : llvm::enumerate(reduced))
-      if (dim != outer + position)
-        return failure();
-    if (failed(matchCombiner(reduction)) || reduction.getNumDpsInits() != 1)
-      return failure();
-    int64_t next = 0;
-    for (AffineExpr expr :
-         reduction.getIndexingMapsArray().back().getResults()) {
-      auto dim = dyn_cast<AffineDimExpr>(expr);
-      auto constant = dyn_cast<AffineConstantExpr>(expr);
-      if (dim ? dim.getPosition() != next++
-              : !constant || constant.getValue() != 0)
-        return failure();
-    }
-    if (next != outer)
-      return failure();
-    RowShape candidate{SmallVector<int64_t>(ranges.begin(),
-                                            ranges.begin() + outer),
-                       SmallVector<int64_t>(ranges.begin() + outer,
-                                            ranges.end())};
-    if (shape && (shape->outer != candidate.outer ||
-                  shape->row != candidate.row))
-      return failure();
-    shape = candidate;
-  }
-  if (!shape)
-    return failure();
-  return *shape;
-}
-
-static RowMapping mapRows(int64_t groups) {
-  if (groups <= kWarp * kGroupsPerWarpThread)
-    return {true, kWarp};
-  int64_t threads = ceilDiv(ceilDiv(groups, kGroupsPerWarpThread), kWarp) * kWarp;
-  return {false, std::min<int64_t>(threads, 1024)};
-}
 
 namespace {
 /// One row's computation at one lane width.
@@ -118,6 +54,8 @@ private:
     Value valid;
   };
   LogicalResult reduce(linalg::GenericOp reduction);
+  /// `partial` combined over the block's threads.
+  Value reduceBlock(Value partial, const Combiner &combiner);
   FailureOr<Value> rowValue(linalg::GenericOp reduction,
                             ArrayRef<AffineExpr> index);
   LogicalResult store(Value tensor, Value buffer);
@@ -155,15 +93,15 @@ FailureOr<SmallVector<Value>> RowEmitter::emit() {
       gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x));
   AffineExpr row = block;
   threadInRow = thread;
-  if (mapping.warpPerRow) {
-    row = block * kWarpsPerBlock + thread.floorDiv(kWarp);
-    threadInRow = thread % kWarp;
+  if (mapping.rowsPerBlock > 1) {
+    row = block * mapping.rowsPerBlock + thread.floorDiv(mapping.threadsPerRow);
+    threadInRow = thread % mapping.threadsPerRow;
   }
-  outerIndex = delinearize(row, shape.outer);
+  outerIndex = delinearize(row, computeSuffixProduct(shape.outer));
 
   // A warp past the last row has nothing to do.
   std::optional<OpBuilder::InsertionGuard> insideRows;
-  if (shape.rows() % mapping.rowsPerBlock() != 0) {
+  if (shape.rows() % mapping.rowsPerBlock != 0) {
     Value inside = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::ult, emitter.materialize(row),
         arith::ConstantIndexOp::create(builder, loc, shape.rows()));
@@ -173,7 +111,7 @@ FailureOr<SmallVector<Value>> RowEmitter::emit() {
   }
 
   int64_t laneGroups = shape.columns() / width;
-  int64_t owned = ceilDiv(laneGroups, mapping.threadsPerRow);
+  int64_t owned = llvm::divideCeil(laneGroups, mapping.threadsPerRow);
   for (int64_t step = 0; step < owned; ++step) {
     AffineExpr group = threadInRow + step * mapping.threadsPerRow;
     Value valid;
@@ -188,7 +126,8 @@ FailureOr<SmallVector<Value>> RowEmitter::emit() {
     }
     SmallVector<AffineExpr> index(outerIndex);
     llvm::append_range(index,
-                       delinearize(group * width + emitter.lane(), shape.row));
+                       delinearize(group * width + emitter.lane(),
+                                   computeSuffixProduct(shape.row)));
     groups.push_back({index, valid});
   }
 
@@ -208,7 +147,7 @@ FailureOr<SmallVector<Value>> RowEmitter::emit() {
 LogicalResult RowEmitter::reduce(linalg::GenericOp reduction) {
   Combiner combiner = *matchCombiner(reduction);
   Type type = reduction.getBody()->getArguments().back().getType();
-  Value partial = combiner.identity(builder, loc, type);
+  Value partial = combinerIdentity(builder, loc, combiner, type);
   for (const Group &group : groups) {
     for (int64_t lane = 0; lane < width; ++lane) {
       emitter.setLane(lane);
@@ -222,17 +161,11 @@ LogicalResult RowEmitter::reduce(linalg::GenericOp reduction) {
     }
   }
   emitter.setLane(0);
-  Value total =
-      mapping.warpPerRow
-          ? gpu::SubgroupReduceOp::create(builder, loc, partial, combiner.kind,
-                                          /*uniform=*/true)
-                .getResult()
-          : gpu::AllReduceOp::create(
-                builder, loc, partial,
-                gpu::AllReduceOperationAttr::get(builder.getContext(),
-                                                 combiner.kind),
-                /*uniform=*/true)
-                .getResult();
+  Value total = mapping.warpPerRow ? gpu::SubgroupReduceOp::create(
+                                         builder, loc, partial, combiner.kind,
+                                         /*uniform=*/true)
+                                         .getResult()
+                                   : reduceBlock(partial, combiner);
   // The result starts from the reduction's own initial value.
   SmallVector<AffineExpr> written(outerIndex);
   written.resize(reduction.getIndexingMapsArray().back().getNumResults(),
@@ -241,23 +174,52 @@ LogicalResult RowEmitter::reduce(linalg::GenericOp reduction) {
       emitter.element(reduction.getDpsInits().front(), written);
   if (failed(initial))
     return failure();
-  reduced[reduction] = combiner.combine(builder, *initial, total);
+  reduced[reduction] = combine(builder, combiner, *initial, total);
   return success();
 }
 
+Value RowEmitter::reduceBlock(Value partial, const Combiner &combiner) {
+  // Each warp's first thread leaves the warp's value in shared memory; after
+  // one barrier every thread folds them all. Each reduction has buffers of
+  // its own, so none waits for the others' readers.
+  int64_t warpSize = kernel.target.warpSize;
+  int64_t warps = mapping.threadsPerRow / warpSize;
+  Value warpTotal = gpu::SubgroupReduceOp::create(builder, loc, partial,
+                                                  combiner.kind,
+                                                  /*uniform=*/true);
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value warpTotals = kernel.gpuFunction.addWorkgroupAttribution(
+      MemRefType::get({warps}, partial.getType(), MemRefLayoutAttrInterface(),
+                      workgroup),
+      loc);
+  Value warp = emitter.materialize(threadInRow.floorDiv(warpSize));
+  Value first = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq,
+      emitter.materialize(threadInRow % warpSize),
+      arith::ConstantIndexOp::create(builder, loc, 0));
+  guarded(first, [&] {
+    memref::StoreOp::create(builder, loc, warpTotal, warpTotals, warp);
+  });
+  gpu::BarrierOp::create(builder, loc);
+  Value total = memref::LoadOp::create(
+      builder, loc, warpTotals,
+      ValueRange{arith::ConstantIndexOp::create(builder, loc, 0)});
+  for (int64_t other = 1; other < warps; ++other)
+    total = combine(builder, combiner, total,
+                    memref::LoadOp::create(
+                        builder, loc, warpTotals,
+                        ValueRange{arith::ConstantIndexOp::create(builder, loc,
+                                                                  other)}));
+  return total;
+}
+
 FailureOr<Value> RowEmitter::rowValue(linalg::GenericOp reduction,
-                                      ArrayRef<AffineExpr> index) {
+                                      ArrayRef<AffineExpr>) {
+  // The analysis found every read of a reduction at its reader's row.
   Value value = reduced.lookup(reduction);
   if (!value)
     return failure();
-  // Only this thread's row is at hand.
-  for (auto [position, expr] : llvm::enumerate(index)) {
-    AffineExpr expected = position < outerIndex.size()
-                              ? outerIndex[position]
-                              : builder.getAffineConstantExpr(0);
-    if (emitter.atLane(expr) != emitter.atLane(expected))
-      return failure();
-  }
   return value;
 }
 
@@ -299,26 +261,19 @@ LogicalResult RowEmitter::store(Value tensor, Value buffer) {
   return stored;
 }
 
-FailureOr<LaunchShape>
-mlir::fuser::gpu_schedule::emitRowSchedule(Kernel &kernel, OpBuilder &builder) {
-  if (kernel.reductions.empty())
-    return failure();
+LogicalResult mlir::fuser::gpu_schedule::emitRowSchedule(Kernel &kernel,
+                                                       OpBuilder &builder) {
   FailureOr<RowShape> shape = matchRows(kernel);
   if (failed(shape))
     return failure();
-  int64_t widest = vectorWidth(kernel, shape->columns());
-  RowMapping mapping = mapRows(shape->columns() / widest);
-  // Both paths keep the same launch; the scalar one owns `widest` times
-  // as many groups per thread.
-  if (ceilDiv(shape->columns(), mapping.threadsPerRow) > kMaxElementsPerThread)
-    return failure();
-  LogicalResult emitted = emitVectorOrScalar(
-      builder, kernel.function.getLoc(), widest,
+  int64_t rowsPerBlock = kernel.schedule.getRowsPerBlock();
+  int64_t threadsPerRow = kernel.schedule.getThreads() / rowsPerBlock;
+  RowMapping mapping{threadsPerRow, rowsPerBlock,
+                     threadsPerRow == kernel.target.warpSize};
+  return emitVectorOrScalar(
+      builder, kernel.function.getLoc(), kernel.schedule.getVectorWidth(),
+      kernel.target.vectorBytes,
       [&](int64_t width) -> FailureOr<SmallVector<Value>> {
         return RowEmitter(kernel, builder, *shape, mapping, width).emit();
       });
-  if (failed(emitted))
-    return failure();
-  return LaunchShape{ceilDiv(shape->rows(), mapping.rowsPerBlock()),
-                     mapping.threadsPerRow * mapping.rowsPerBlock()};
 }

@@ -1,12 +1,12 @@
 //===- TransposeSchedule.cpp - transposing kernels through shared memory --===//
 //
 // When an input's fastest dim is not the output's, a pointwise loop reads
-// or writes with a stride. Here a block computes a 32x32 tile of the
-// output spanning both dims: it computes the elements with consecutive
-// threads along the input's fastest dim (coalesced loads), parks them in
-// shared memory, and stores them with consecutive threads along the
-// output's fastest dim (coalesced stores). Rows are padded to 33 elements
-// so that neither phase has bank conflicts.
+// or writes with a stride. Here a block computes a warp-wide square tile
+// of the output spanning the schedule's load and store dims: it computes
+// the elements with consecutive threads along the load dim (coalesced
+// loads), parks them in shared memory, and stores them with consecutive
+// threads along the store dim (coalesced stores). Rows are padded by one
+// element so that neither phase has bank conflicts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,91 +19,29 @@
 using namespace mlir;
 using namespace mlir::fuser::gpu_schedule;
 
-static constexpr int64_t kTile = 32;
-static constexpr int64_t kTileRows = 8;
-
-/// The dim of the outputs' index space that some input reads fastest,
-/// when it is not the outputs' fastest dim: found by computing the
-/// outputs at an index of plain coordinates in a scratch block and reading
-/// which coordinate the last index of each load is. None when some output
-/// cannot be computed, so that nothing fails once the schedule has added
-/// its shared memory.
-static std::optional<int64_t> inputFastestDim(Kernel &kernel,
-                                              ArrayRef<int64_t> shape,
-                                              int64_t outputFastest) {
-  // A detached module holds the scratch code; placeholders stand for
-  // the coordinates.
-  Location loc = kernel.function.getLoc();
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
-  OpBuilder builder = OpBuilder::atBlockEnd(scratch->getBody());
-  SmallVector<Value> dims;
-  for (size_t dim = 0; dim < shape.size(); ++dim)
-    dims.push_back(UnrealizedConversionCastOp::create(
-                       builder, loc, builder.getIndexType(), ValueRange())
-                       .getResult(0));
-  ElementEmitter emitter(builder, loc, kernel.values, 1);
-  SmallVector<AffineExpr> index;
-  for (Value dim : dims)
-    index.push_back(emitter.bind(dim));
-  std::optional<int64_t> found;
-  bool computable = llvm::all_of(kernel.outputs, [&](auto output) {
-    return succeeded(emitter.element(output.first, index));
-  });
-  if (computable) {
-    scratch->walk([&](memref::LoadOp load) {
-      if (load.getIndices().empty())
-        return;
-      auto position = llvm::find(dims, load.getIndices().back());
-      if (position != dims.end() && position - dims.begin() != outputFastest)
-        found = position - dims.begin();
-    });
-  }
-  // The scratch code uses the gpu.func's values: erase its users first.
-  Block *body = scratch->getBody();
-  while (!body->empty())
-    body->back().erase();
-  return found;
-}
-
-FailureOr<LaunchShape>
+LogicalResult
 mlir::fuser::gpu_schedule::emitTransposeSchedule(Kernel &kernel,
                                                  OpBuilder &builder) {
-  if (!kernel.reductions.empty() || kernel.outputs.empty())
-    return failure();
-  Value firstBuffer = kernel.outputs.front().second;
-  ArrayRef<int64_t> shape = bufferShape(firstBuffer);
-  for (auto output : kernel.outputs)
-    if (output.second.getType() != firstBuffer.getType())
-      return failure();
-  if (shape.size() < 2)
-    return failure();
-  auto [strides, offset] =
-      cast<MemRefType>(firstBuffer.getType()).getStridesAndOffset();
-  auto fastest = llvm::find(strides, 1);
-  if (fastest == strides.end())
-    return failure();
-  int64_t outputDim = fastest - strides.begin();
-  std::optional<int64_t> inputDim =
-      inputFastestDim(kernel, shape, outputDim);
-  if (!inputDim)
-    return failure();
+  ArrayRef<int64_t> shape = bufferShape(kernel.outputs.front().second);
+  int64_t outputDim = *kernel.schedule.getStoreDim();
+  int64_t inputDim = *kernel.schedule.getLoadDim();
+  // A warp-wide square tile, `threads / tile` of its rows at once.
+  int64_t tile = kernel.target.warpSize;
+  int64_t tileRows = kernel.schedule.getThreads() / tile;
 
   Location loc = kernel.function.getLoc();
   MLIRContext *context = builder.getContext();
   // Tiles over the two dims, every other dim one block each.
   SmallVector<int64_t> grid(shape);
-  grid[*inputDim] = ceilDiv(shape[*inputDim], kTile);
-  grid[outputDim] = ceilDiv(shape[outputDim], kTile);
-  int64_t blocks = 1;
-  for (int64_t size : grid)
-    blocks *= size;
+  grid[inputDim] = llvm::divideCeil(shape[inputDim], tile);
+  grid[outputDim] = llvm::divideCeil(shape[outputDim], tile);
 
   auto workgroup = gpu::AddressSpaceAttr::get(
       context, gpu::GPUDialect::getWorkgroupAddressSpace());
   SmallVector<Value> tiles;
   for (auto output : kernel.outputs)
     tiles.push_back(kernel.gpuFunction.addWorkgroupAttribution(
-        MemRefType::get({kTile, kTile + 1},
+        MemRefType::get({tile, tile + 1},
                         cast<MemRefType>(output.second.getType())
                             .getElementType(),
                         MemRefLayoutAttrInterface(), workgroup),
@@ -114,12 +52,13 @@ mlir::fuser::gpu_schedule::emitTransposeSchedule(Kernel &kernel,
       gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x));
   AffineExpr block = emitter.bind(
       gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x));
-  AffineExpr column = thread % kTile, row = thread.floorDiv(kTile);
-  SmallVector<AffineExpr> tileIndex = delinearize(block, grid);
+  AffineExpr column = thread % tile, row = thread.floorDiv(tile);
+  SmallVector<AffineExpr> tileIndex =
+      delinearize(block, computeSuffixProduct(grid));
   auto inBounds = [&](ArrayRef<AffineExpr> index) {
     Value inside;
-    for (int64_t dim : {*inputDim, outputDim}) {
-      if (shape[dim] % kTile == 0)
+    for (int64_t dim : {inputDim, outputDim}) {
+      if (shape[dim] % tile == 0)
         continue;
       Value check = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult,
@@ -144,13 +83,13 @@ mlir::fuser::gpu_schedule::emitTransposeSchedule(Kernel &kernel,
   // the output's).
   auto elementAt = [&](AffineExpr alongInput, AffineExpr alongOutput) {
     SmallVector<AffineExpr> index(tileIndex);
-    index[*inputDim] = tileIndex[*inputDim] * kTile + alongInput;
-    index[outputDim] = tileIndex[outputDim] * kTile + alongOutput;
+    index[inputDim] = tileIndex[inputDim] * tile + alongInput;
+    index[outputDim] = tileIndex[outputDim] * tile + alongOutput;
     return index;
   };
 
   // Phase 1: consecutive threads along the input's fastest dim.
-  for (int64_t step = 0; step < kTile; step += kTileRows) {
+  for (int64_t step = 0; step < tile; step += tileRows) {
     SmallVector<AffineExpr> index = elementAt(column, row + step);
     LogicalResult computed = under(inBounds(index), [&]() -> LogicalResult {
       for (auto [output, tile] : llvm::zip(kernel.outputs, tiles)) {
@@ -168,7 +107,7 @@ mlir::fuser::gpu_schedule::emitTransposeSchedule(Kernel &kernel,
   }
   gpu::BarrierOp::create(builder, loc);
   // Phase 2: consecutive threads along the output's fastest dim.
-  for (int64_t step = 0; step < kTile; step += kTileRows) {
+  for (int64_t step = 0; step < tile; step += tileRows) {
     SmallVector<AffineExpr> index = elementAt(row + step, column);
     LogicalResult stored = under(inBounds(index), [&]() -> LogicalResult {
       for (auto [output, tile] : llvm::zip(kernel.outputs, tiles)) {
@@ -184,5 +123,5 @@ mlir::fuser::gpu_schedule::emitTransposeSchedule(Kernel &kernel,
     if (failed(stored))
       return failure();
   }
-  return LaunchShape{blocks, kTile * kTileRows};
+  return success();
 }

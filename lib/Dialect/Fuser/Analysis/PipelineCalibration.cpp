@@ -1,6 +1,6 @@
 //===- PipelineCalibration.cpp - what the machine's GEMMs and links do ---===//
 
-#include "fuser/Dialect/Fuser/Transforms/PipelineCalibration.h"
+#include "fuser/Dialect/Fuser/Analysis/PipelineCalibration.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -16,55 +16,11 @@
 using namespace mlir;
 using namespace mlir::fuser::gpu_schedule;
 
-static constexpr int64_t kThreads = 256;
-/// Enough blocks to fill an H100/H200 several times over; the loop covers
-/// the rest.
-static constexpr int64_t kMaxBlocks = 132 * 16;
-
-namespace {
-/// Outputs sharing one shape, and the order their loop walks the dims.
-struct OutputGroup {
-  SmallVector<std::pair<Value, Value>> outputs;
-  ArrayRef<int64_t> shape;
-  /// Dims from slowest to fastest in the first output's buffer.
-  SmallVector<int64_t> order;
-  int64_t elements() const {
-    int64_t count = 1;
-    for (int64_t size : shape)
-      count *= size;
-    return count;
-  }
-  int64_t fastest() const { return order.empty() ? 1 : shape[order.back()]; }
-};
-} // namespace
-
-static SmallVector<OutputGroup> groupOutputs(Kernel &kernel) {
-  SmallVector<OutputGroup> groups;
-  for (auto output : kernel.outputs) {
-    ArrayRef<int64_t> shape = bufferShape(output.second);
-    auto *group = llvm::find_if(
-        groups, [&](const OutputGroup &g) { return g.shape == shape; });
-    if (group != groups.end()) {
-      group->outputs.push_back(output);
-      continue;
-    }
-    OutputGroup created{{output}, shape, {}};
-    auto type = cast<MemRefType>(output.second.getType());
-    auto [strides, offset] = type.getStridesAndOffset();
-    created.order = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
-    llvm::stable_sort(created.order, [&](int64_t a, int64_t b) {
-      return strides[a] > strides[b];
-    });
-    groups.push_back(created);
-  }
-  return groups;
-}
-
 /// The group's loop, computing `width` lanes per iteration where its
 /// fastest dim allows.
 static LogicalResult emitGroup(Kernel &kernel, OpBuilder &builder,
                                const OutputGroup &group, int64_t width,
-                               int64_t blocks, SmallVector<Value> &vectors) {
+                               SmallVector<Value> &vectors) {
   Location loc = kernel.function.getLoc();
   while (group.fastest() % width != 0)
     width /= 2;
@@ -72,16 +28,18 @@ static LogicalResult emitGroup(Kernel &kernel, OpBuilder &builder,
   int64_t iterations = group.elements() / width;
   Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
+  int64_t threads = kernel.schedule.getThreads();
   Value first = arith::AddIOp::create(
       builder, loc,
       arith::MulIOp::create(builder, loc, block,
                             arith::ConstantIndexOp::create(builder, loc,
-                                                           kThreads)),
+                                                           threads)),
       thread);
   auto loop = scf::ForOp::create(
       builder, loc, first,
       arith::ConstantIndexOp::create(builder, loc, iterations),
-      arith::ConstantIndexOp::create(builder, loc, blocks * kThreads));
+      arith::ConstantIndexOp::create(builder, loc,
+                                     kernel.schedule.getBlocks() * threads));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   AffineExpr linear = emitter.bind(loop.getInductionVar());
@@ -90,7 +48,8 @@ static LogicalResult emitGroup(Kernel &kernel, OpBuilder &builder,
     walked.push_back(group.shape[dim]);
   if (!walked.empty())
     walked.back() /= width;
-  SmallVector<AffineExpr> position = delinearize(linear, walked);
+  SmallVector<AffineExpr> position =
+      delinearize(linear, computeSuffixProduct(walked));
   SmallVector<AffineExpr> index(group.shape.size());
   for (auto [step, dim] : llvm::enumerate(group.order))
     index[dim] = position[step];
@@ -106,29 +65,18 @@ static LogicalResult emitGroup(Kernel &kernel, OpBuilder &builder,
   return success();
 }
 
-FailureOr<LaunchShape>
+LogicalResult
 mlir::fuser::gpu_schedule::emitPointwiseSchedule(Kernel &kernel,
                                                  OpBuilder &builder) {
   SmallVector<OutputGroup> groups = groupOutputs(kernel);
-  int64_t widest = 1, iterations = 1;
-  for (const OutputGroup &group : groups) {
-    int64_t width = vectorWidth(kernel, group.fastest());
-    widest = std::max(widest, width);
-    iterations = std::max(iterations, group.elements() / width);
-  }
-  LaunchShape launch{std::min(ceilDiv(iterations, kThreads), kMaxBlocks),
-                     kThreads};
-  LogicalResult emitted = emitVectorOrScalar(
-      builder, kernel.function.getLoc(), widest,
+  return emitVectorOrScalar(
+      builder, kernel.function.getLoc(), kernel.schedule.getVectorWidth(),
+      kernel.target.vectorBytes,
       [&](int64_t width) -> FailureOr<SmallVector<Value>> {
         SmallVector<Value> vectors;
         for (const OutputGroup &group : groups)
-          if (failed(emitGroup(kernel, builder, group, width, launch.blocks,
-                               vectors)))
+          if (failed(emitGroup(kernel, builder, group, width, vectors)))
             return failure();
         return vectors;
       });
-  if (failed(emitted))
-    return failure();
-  return launch;
 }

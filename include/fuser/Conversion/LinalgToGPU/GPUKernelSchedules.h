@@ -1,0 +1,53 @@
+//===- GPUKernelSchedules.h - choosing how GPU kernels map to threads -*- C++ -*-===//
+//
+// A kernel function (linalg on tensors) gets its #fuser.gpu_schedule from
+// an analysis of its shapes and layouts and a description of the target;
+// choosing creates no IR. fuser-choose-gpu-kernel-schedules records the
+// choice; fuser-emit-gpu-kernels checks it fits and emits it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSER_CONVERSION_LINALGTOGPU_GPUKERNELSCHEDULES_H
+#define FUSER_CONVERSION_LINALGTOGPU_GPUKERNELSCHEDULES_H
+
+#include "fuser/Dialect/Fuser/IR/Fuser.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::fuser {
+
+/// What schedules depend on in a GPU.
+struct GPUTarget {
+  int64_t multiprocessors = 132;
+  int64_t warpSize = 32;
+  /// The widest access one thread makes.
+  int64_t vectorBytes = 16;
+  /// Shared memory a block may use without opting in.
+  int64_t sharedMemoryPerBlock = 48 * 1024;
+  int64_t maxThreadsPerBlock = 1024;
+
+  /// The flagship part of NVIDIA chip `chip` (sm_90: H100 and H200 SXM),
+  /// or failure for a chip not known here.
+  static FailureOr<GPUTarget> forChip(StringRef chip);
+  /// The chips forChip knows, for diagnostics.
+  static StringRef knownChips();
+  /// What the passes' options describe: `chip`'s flagship part with
+  /// `multiprocessors` of them where that is positive (required for a chip
+  /// forChip does not know); a diagnostic on `op` otherwise.
+  static FailureOr<GPUTarget> fromOptions(Operation *op, StringRef chip,
+                                          int64_t multiprocessors);
+};
+
+/// The schedule `kernel` gets on `target`; a diagnostic on the op that
+/// stops it from being computed on GPUs otherwise.
+FailureOr<GPUScheduleAttr> chooseGPUSchedule(func::FuncOp kernel,
+                                             const GPUTarget &target);
+
+/// Whether `schedule` computes `kernel` correctly on `target`; a diagnostic
+/// saying why not otherwise.
+LogicalResult verifyGPUSchedule(func::FuncOp kernel, GPUScheduleAttr schedule,
+                                const GPUTarget &target);
+
+} // namespace mlir::fuser
+
+#endif // FUSER_CONVERSION_LINALGTOGPU_GPUKERNELSCHEDULES_H
