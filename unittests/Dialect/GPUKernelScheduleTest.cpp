@@ -267,7 +267,8 @@ TEST_F(GPUKernelScheduleTest, SchedulesThatDoNotFitAreRejected) {
   auto with = [&](GPUScheduleKind kind, int64_t blocks, int64_t threads,
                   int64_t width, int64_t rowsPerBlock) {
     return GPUScheduleAttr::get(&context, kind, blocks, threads, width,
-                                rowsPerBlock, 1, std::nullopt, std::nullopt);
+                                rowsPerBlock, 1, std::nullopt, std::nullopt,
+                                /*groupsPerStep=*/1);
   };
   EXPECT_TRUE(rejects(rows, with(GPUScheduleKind::Rows, 17, 128, 8, 4),
                       "64 rows need 16 blocks"));
@@ -288,11 +289,11 @@ TEST_F(GPUKernelScheduleTest, SchedulesThatDoNotFitAreRejected) {
   EXPECT_TRUE(rejects(
       add,
       GPUScheduleAttr::get(&context, GPUScheduleKind::OuterReduction, 8, 256,
-                           4, 1, 32, std::nullopt, std::nullopt),
+                           4, 1, 32, std::nullopt, std::nullopt, 1),
       "its reductions do not all fold the leading dims"));
   EXPECT_TRUE(rejects(add,
                       GPUScheduleAttr::get(&context, GPUScheduleKind::Transpose,
-                                           64, 256, 1, 1, 1, 0, 2),
+                                           64, 256, 1, 1, 1, 0, 2, 1),
                       "its outputs have 2 dims"));
   GPUTarget smallBlocks;
   smallBlocks.maxThreadsPerBlock = 512;

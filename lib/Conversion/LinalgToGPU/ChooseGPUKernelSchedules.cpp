@@ -146,7 +146,8 @@ mlir::fuser::chooseGPUSchedule(func::FuncOp function, const GPUTarget &target) {
           context, GPUScheduleKind::Rows,
           divideCeil(rows->rows(), mapping.rowsPerBlock),
           mapping.threadsPerRow * mapping.rowsPerBlock, width,
-          mapping.rowsPerBlock, /*slices=*/1, std::nullopt, std::nullopt);
+          mapping.rowsPerBlock, /*slices=*/1, std::nullopt, std::nullopt,
+          /*groupsPerStep=*/1);
   }
   if (FailureOr<ColumnShape> columns = matchColumns(*kernel);
       succeeded(columns)) {
@@ -160,7 +161,8 @@ mlir::fuser::chooseGPUSchedule(func::FuncOp function, const GPUTarget &target) {
       return GPUScheduleAttr::get(
           context, GPUScheduleKind::OuterReduction,
           divideCeil(computeProduct(columns->kept), kColumnThreads), threads,
-          width, /*rowsPerBlock=*/1, kSlices, std::nullopt, std::nullopt);
+          width, /*rowsPerBlock=*/1, kSlices, std::nullopt, std::nullopt,
+          /*groupsPerStep=*/1);
   }
   if (FailureOr<TransposeDims> dims = matchTranspose(*kernel);
       succeeded(dims))
@@ -169,19 +171,23 @@ mlir::fuser::chooseGPUSchedule(func::FuncOp function, const GPUTarget &target) {
         transposeBlocks(bufferShape(kernel->outputs.front().second), *dims,
                         target.warpSize),
         target.warpSize * kTileRowsAtOnce, /*vectorWidth=*/1,
-        /*rowsPerBlock=*/1, /*slices=*/1, dims->load, dims->store);
+        /*rowsPerBlock=*/1, /*slices=*/1, dims->load, dims->store,
+        /*groupsPerStep=*/1);
   int64_t widest = 1, iterations = 1;
   for (const OutputGroup &group : groupOutputs(*kernel)) {
     int64_t width = vectorWidth(function, group.fastest(), target.vectorBytes);
     widest = std::max(widest, width);
     iterations = std::max(iterations, group.elements() / width);
   }
+  // One lane group per loop step: several (groups_per_step) keep more
+  // loads in flight per thread, which is chosen once measured on GPUs.
   return GPUScheduleAttr::get(
       context, GPUScheduleKind::Pointwise,
       std::min<int64_t>(divideCeil(iterations, kPointwiseThreads),
-               target.multiprocessors * kPointwiseBlocksPerMultiprocessor),
+                        target.multiprocessors *
+                            kPointwiseBlocksPerMultiprocessor),
       kPointwiseThreads, widest, /*rowsPerBlock=*/1, /*slices=*/1,
-      std::nullopt, std::nullopt);
+      std::nullopt, std::nullopt, /*groupsPerStep=*/1);
 }
 
 LogicalResult mlir::fuser::verifyGPUSchedule(func::FuncOp function,

@@ -23,3 +23,7 @@ func.func private @transpose() attributes {fuser.gpu_schedule = #fuser.gpu_sched
 // CHECK-LABEL: func.func private @pointwise
 // CHECK-SAME: #fuser.gpu_schedule<pointwise, blocks = 2112, threads = 256, vector_width = 4>
 func.func private @pointwise() attributes {fuser.gpu_schedule = #fuser.gpu_schedule<pointwise, blocks = 2112, threads = 256, vector_width = 4>}
+
+// CHECK-LABEL: func.func private @pointwise_steps
+// CHECK-SAME: #fuser.gpu_schedule<pointwise, blocks = 2112, threads = 256, vector_width = 8, groups_per_step = 4>
+func.func private @pointwise_steps() attributes {fuser.gpu_schedule = #fuser.gpu_schedule<pointwise, blocks = 2112, threads = 256, vector_width = 8, groups_per_step = 4>}

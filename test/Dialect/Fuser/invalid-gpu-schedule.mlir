@@ -53,3 +53,13 @@ func.func private @f() attributes {fuser.gpu_schedule = #fuser.gpu_schedule<tran
 
 // expected-error @+1 {{a transpose tile spans two different dims, not -1 and 0}}
 func.func private @f() attributes {fuser.gpu_schedule = #fuser.gpu_schedule<transpose, blocks = 1, threads = 256, vector_width = 1, load_dim = -1, store_dim = 0>}
+
+// -----
+
+// expected-error @+1 {{groups_per_step = 4 is for a pointwise schedule, at least 1}}
+func.func private @f() attributes {fuser.gpu_schedule = #fuser.gpu_schedule<rows, blocks = 1, threads = 128, vector_width = 1, groups_per_step = 4>}
+
+// -----
+
+// expected-error @+1 {{groups_per_step = 0 is for a pointwise schedule, at least 1}}
+func.func private @f() attributes {fuser.gpu_schedule = #fuser.gpu_schedule<pointwise, blocks = 1, threads = 128, vector_width = 1, groups_per_step = 0>}

@@ -289,7 +289,7 @@ LogicalResult GPUScheduleAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, GPUScheduleKind kind,
     int64_t blocks, int64_t threads, int64_t vectorWidth, int64_t rowsPerBlock,
     int64_t slices, std::optional<int64_t> loadDim,
-    std::optional<int64_t> storeDim) {
+    std::optional<int64_t> storeDim, int64_t groupsPerStep) {
   if (blocks < 1)
     return emitError() << "a GPU schedule launches at least one block, not "
                        << blocks;
@@ -314,6 +314,10 @@ LogicalResult GPUScheduleAttr::verify(
   if (transpose != (loadDim && storeDim) || transpose != (loadDim || storeDim))
     return emitError() << "load_dim and store_dim belong to transpose "
                           "schedules, which need both";
+  if (groupsPerStep < 1 ||
+      (kind != GPUScheduleKind::Pointwise && groupsPerStep != 1))
+    return emitError() << "groups_per_step = " << groupsPerStep
+                       << " is for a pointwise schedule, at least 1";
   if (transpose && (*loadDim < 0 || *storeDim < 0 || *loadDim == *storeDim))
     return emitError() << "a transpose tile spans two different dims, not "
                        << *loadDim << " and " << *storeDim;

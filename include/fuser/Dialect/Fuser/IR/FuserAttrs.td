@@ -327,8 +327,10 @@ def Fuser_GPUScheduleAttr : Fuser_Attr<"GPUSchedule", "gpu_schedule"> {
       `load_dim` (the dim of the output index space an input reads fastest)
       and `store_dim` (the output's fastest), staged in shared memory so
       that loads and stores are both coalesced.
-    - `pointwise`: a grid-stride loop over the outputs in memory order;
-      reductions left in the kernel fold per element.
+    - `pointwise`: a grid-stride loop over the outputs in memory order,
+      each step of a thread computing `groups_per_step` lane groups a
+      grid's width apart, their loads issued together; reductions left in
+      the kernel fold per element.
 
     ```mlir
     func.func @softmax(...) attributes {fuser.gpu_schedule =
@@ -349,11 +351,14 @@ def Fuser_GPUScheduleAttr : Fuser_Attr<"GPUSchedule", "gpu_schedule"> {
     OptionalParameter<"std::optional<int64_t>",
         "transpose: the dim loads follow">:$load_dim,
     OptionalParameter<"std::optional<int64_t>",
-        "transpose: the dim stores follow">:$store_dim
+        "transpose: the dim stores follow">:$store_dim,
+    DefaultValuedParameter<"int64_t", "1",
+        "pointwise: lane groups a thread computes per loop step">:$groups_per_step
   );
   let assemblyFormat = [{
     `<` $kind `,` struct($blocks, $threads, $vector_width, $rows_per_block,
-                          $slices, $load_dim, $store_dim) `>`
+                          $slices, $load_dim, $store_dim,
+                          $groups_per_step) `>`
   }];
   let genVerifyDecl = 1;
 }
