@@ -5,7 +5,8 @@
 //   layer_norm_TxH  y = (x - mean) * rsqrt(var + 1e-5) * w + b  over the last dim
 //   rms_norm_TxH    y = x * rsqrt(mean(x^2) + 1e-6) * w         over the last dim
 // and the transformer layer's backward and dropout kernels:
-//   gelu_backward_TxH        dx = dy * gelu_tanh'(x)
+//   gelu_backward_TxH        dx = dy * gelu_tanh'(x) = dy * s (1 + 2c x (1 - s) (1 + 3a x^2)),
+//                            s = sigmoid(2c (x + a x^3)), c = sqrt(2/pi), a = 0.044715
 //   layer_norm_backward_TxH  dx = rstd * (g - mean(g) - xhat * mean(g * xhat)),
 //                            g = dy * w, xhat = (x - mean) * rstd, with the
 //                            forward's per-row mean and rstd (f32)
@@ -182,23 +183,19 @@ func.func @gelu_backward_65536x8192(%dy: tensor<65536x8192xbf16>, %x: tensor<655
   %a = fuser.full 0.044715 : tensor<65536x8192xf32>
   %ac = fuser.mul %cube, %a : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
   %in = fuser.add %xf, %ac : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %c = fuser.full 0.7978845608028654 : tensor<65536x8192xf32>
-  %u = fuser.mul %in, %c : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %t = fuser.tanh %u : tensor<65536x8192xf32> -> tensor<65536x8192xf32>
+  %twoc = fuser.full 1.5957691216057308 : tensor<65536x8192xf32>
+  %u2 = fuser.mul %in, %twoc : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %s = fuser.sigmoid %u2 : tensor<65536x8192xf32> -> tensor<65536x8192xf32>
   %one = fuser.full 1.0 : tensor<65536x8192xf32>
-  %t2 = fuser.mul %t, %t : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %sech2 = fuser.sub %one, %t2 : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %oms = fuser.sub %one, %s : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %xoms = fuser.mul %xf, %oms : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %lead = fuser.mul %xoms, %twoc : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
   %a3 = fuser.full 0.134145 : tensor<65536x8192xf32>
   %sq3 = fuser.mul %sq, %a3 : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %p = fuser.add %one, %sq3 : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %inner = fuser.mul %p, %c : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %half = fuser.full 0.5 : tensor<65536x8192xf32>
-  %onet = fuser.add %one, %t : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %left = fuser.mul %onet, %half : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %hx = fuser.mul %xf, %half : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %si = fuser.mul %sech2, %inner : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %right = fuser.mul %hx, %si : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
-  %d = fuser.add %left, %right : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %slope = fuser.add %one, %sq3 : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %tail = fuser.mul %lead, %slope : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %inner = fuser.add %one, %tail : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
+  %d = fuser.mul %s, %inner : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
   %dxf = fuser.mul %g, %d : (tensor<65536x8192xf32>, tensor<65536x8192xf32>) -> tensor<65536x8192xf32>
   %dx = fuser.cast %dxf : tensor<65536x8192xf32> -> tensor<65536x8192xbf16>
   return %dx : tensor<65536x8192xbf16>

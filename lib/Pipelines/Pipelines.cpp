@@ -129,11 +129,9 @@ void ::fuser::buildKernelsToPTXPipeline(OpPassManager &pm,
   pm.addPass(passes::createCopiesToKernels());
   passes::ChooseGPUKernelSchedulesOptions choose;
   choose.chip = options.chip;
-  choose.multiprocessors = options.multiprocessors;
   pm.addPass(passes::createChooseGPUKernelSchedules(choose));
   passes::EmitGPUKernelsOptions emit;
   emit.chip = options.chip;
-  emit.multiprocessors = options.multiprocessors;
   pm.addPass(passes::createEmitGPUKernels(emit));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createCanonicalizerPass());

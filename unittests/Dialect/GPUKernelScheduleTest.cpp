@@ -205,7 +205,7 @@ TEST_F(GPUKernelScheduleTest, LeadingReductionsAreOuterReductions) {
   }
 }
 
-TEST_F(GPUKernelScheduleTest, PointwiseGridsAreCappedPerMultiprocessor) {
+TEST_F(GPUKernelScheduleTest, PointwiseGridsHoldAThreadPerLaneGroup) {
   func::FuncOp kernel = addKernel("4096x65536", "f32");
   ASSERT_TRUE(kernel);
   for (StringRef chip : {"sm_80", "sm_90", "sm_100"}) {
@@ -215,10 +215,16 @@ TEST_F(GPUKernelScheduleTest, PointwiseGridsAreCappedPerMultiprocessor) {
     ASSERT_TRUE(schedule);
     EXPECT_EQ(schedule.getKind(), GPUScheduleKind::Pointwise);
     EXPECT_EQ(schedule.getVectorWidth(), 4);
-    EXPECT_EQ(schedule.getBlocks(), target->multiprocessors * 16)
-        << chip.str();
+    EXPECT_EQ(schedule.getGroupsPerStep(), 1);
+    EXPECT_EQ(schedule.getBlocks(), 4096 * 65536 / 4 / 256) << chip.str();
   }
-  // Small kernels launch only the blocks their elements need.
+  // Beyond the grid's limit, the grid-stride loop covers the rest.
+  func::FuncOp huge = addKernel("65536x65536x1024", "f32");
+  ASSERT_TRUE(huge);
+  GPUScheduleAttr capped = choose(huge, GPUTarget());
+  ASSERT_TRUE(capped);
+  EXPECT_EQ(capped.getBlocks(), GPUTarget().maxBlocksPerGrid);
+  // Small kernels too.
   func::FuncOp small = addKernel("64x1024", "bf16");
   ASSERT_TRUE(small);
   GPUScheduleAttr schedule = choose(small, GPUTarget());
@@ -300,12 +306,16 @@ TEST_F(GPUKernelScheduleTest, SchedulesThatDoNotFitAreRejected) {
   EXPECT_TRUE(rejects(add, with(GPUScheduleKind::Pointwise, 8, 1024, 4, 1),
                       "blocks of this target hold at most 512 threads",
                       smallBlocks));
+  GPUTarget smallGrids;
+  smallGrids.maxBlocksPerGrid = 4;
+  EXPECT_TRUE(rejects(add, with(GPUScheduleKind::Pointwise, 8, 256, 4, 1),
+                      "grids of this target hold at most 4 blocks",
+                      smallGrids));
 }
 
 TEST_F(GPUKernelScheduleTest, ChipsAreDescribedOrRefused) {
   FailureOr<GPUTarget> hopper = GPUTarget::forChip("sm_90a");
   ASSERT_TRUE(succeeded(hopper));
-  EXPECT_EQ(hopper->multiprocessors, 132);
   EXPECT_EQ(hopper->warpSize, 32);
   EXPECT_EQ(hopper->vectorBytes, 16);
   EXPECT_TRUE(succeeded(GPUTarget::forChip("sm_80")));

@@ -256,9 +256,8 @@ def ChooseGPUKernelSchedules
     diagnostic naming the op.
 
     The choice follows the kernel's shapes and layouts and the target's
-    description (multiprocessor count, warp size, vector width, shared
-    memory per block; from `chip`, or `multiprocessors` where the part is
-    not the chip's flagship), most specific first:
+    description (warp size, vector width, shared memory and threads per
+    block; from `chip`), most specific first:
     - rows: every reduction folds the same trailing dims of one iteration
       space and each value read of a reduction is at the row its reader
       computes (softmax, layer and RMS norms, var_mean, row sums): a warp
@@ -271,17 +270,15 @@ def ChooseGPUKernelSchedules
       values fit in shared memory;
     - transpose: no reduction, and some input's fastest dim is not the
       outputs' (all of one layout): 32x32 tiles through shared memory;
-    - pointwise: anything else, a grid-stride loop of 256-thread blocks, at
-      most 16 per multiprocessor.
+    - pointwise: anything else, a thread per lane group in blocks of 256,
+      as many blocks as the outputs need (no schedule depends on the
+      multiprocessor count).
     Vector width: 16 bytes of the narrowest element the kernel's buffers
     hold, halved until it divides the extent the lanes run along.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "The NVIDIA chip the kernels are for (sm_70 .. sm_120)">,
-    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
-           "The device's multiprocessor count where it is not the chip's "
-           "flagship part's (0: the chip's)">
+           "The NVIDIA chip the kernels are for (sm_70 .. sm_120)">
   ];
   let dependentDialects = ["::mlir::fuser::FuserDialect"];
 }
@@ -326,10 +323,7 @@ def EmitGPUKernels : Pass<"fuser-emit-gpu-kernels", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "The NVIDIA chip the kernels are for (as the schedules were "
-           "chosen)">,
-    Option<"multiprocessors", "multiprocessors", "int64_t", /*default=*/"0",
-           "The device's multiprocessor count where it is not the chip's "
-           "flagship part's (0: the chip's)">
+           "chosen)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::vector::VectorDialect",

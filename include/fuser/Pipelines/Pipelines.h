@@ -67,11 +67,6 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<GPUKernelOptions> {
                            llvm::cl::desc("GPU architecture (sm_90: H100, "
                                           "H200)"),
                            llvm::cl::init("sm_90")};
-  Option<int64_t> multiprocessors{
-      *this, "multiprocessors",
-      llvm::cl::desc("Multiprocessor count of the device where it is not "
-                     "the chip's flagship part's (0: the chip's)"),
-      llvm::cl::init(0)};
   Option<std::string> ptxFeatures{
       *this, "ptx-features",
       llvm::cl::desc("PTX version of the kernels, as an NVPTX feature "

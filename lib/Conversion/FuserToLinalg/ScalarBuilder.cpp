@@ -104,10 +104,24 @@ Value ScalarBuilder::rsqrt(Value x) {
                 math::SqrtOp::create(builder, loc, x));
 }
 
+/// Approximate functions on f32 only: f64 keeps its precision, which the
+/// finite-difference checks of derivatives rely on.
+static arith::FastMathFlags approximateOn(Type type) {
+  return type.isF32() ? arith::FastMathFlags::afn : arith::FastMathFlags::none;
+}
+
+Value ScalarBuilder::approximateExp(Value x) {
+  return math::ExpOp::create(builder, loc, x, approximateOn(x.getType()));
+}
+
+Value ScalarBuilder::approximateDivide(Value lhs, Value rhs) {
+  return arith::DivFOp::create(builder, loc, lhs, rhs,
+                               approximateOn(lhs.getType()));
+}
+
 Value ScalarBuilder::sigmoid(Value x) {
   Value one = constant(x.getType(), 1);
-  Value exp = math::ExpOp::create(builder, loc, negate(x));
-  return divide(one, add(one, exp));
+  return approximateDivide(one, add(one, approximateExp(negate(x))));
 }
 
 Value ScalarBuilder::gelu(Value x, GeluApproximation approximation) {
@@ -119,9 +133,9 @@ Value ScalarBuilder::gelu(Value x, GeluApproximation approximation) {
     // cancellation in 1 + tanh(u) where tanh nears -1 (x < -3).
     Value cube = mul(x, mul(x, x));
     Value sum = add(x, mul(constant(type, 0.044715), cube));
-    Value exp = math::ExpOp::create(
-        builder, loc, mul(constant(type, -2 * std::sqrt(2.0 / kPi)), sum));
-    return divide(x, add(one, exp));
+    Value exp =
+        approximateExp(mul(constant(type, -2 * std::sqrt(2.0 / kPi)), sum));
+    return approximateDivide(x, add(one, exp));
   }
   Value erf =
       math::ErfOp::create(builder, loc, mul(x, constant(type, 1.0 / kSqrt2)));

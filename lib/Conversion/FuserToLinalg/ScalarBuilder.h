@@ -44,6 +44,10 @@ public:
   Value compare(CompareKind kind, Value lhs, Value rhs);
   /// 1 / sqrt(x): libm has no rsqrt.
   Value rsqrt(Value x);
+  /// Sigmoid and the tanh form of GELU take the hardware's approximate exp
+  /// and division on f32 (a few ulp each; torch.compile's kernels compute
+  /// them so): the tanh form itself is up to 1e-3 off GELU, and the cost
+  /// of the exact ones makes these activations slower than memory.
   Value sigmoid(Value x);
   Value gelu(Value x, GeluApproximation approximation);
 
@@ -56,6 +60,9 @@ public:
   Value normal(Value state, double mean, double std);
 
 private:
+  /// e^x and lhs / rhs of floats, approximate on f32.
+  Value approximateExp(Value x);
+  Value approximateDivide(Value lhs, Value rhs);
   /// A uniform f64 in [0, 1) from the top 53 bits of the i64 `bits`.
   Value unitInterval(Value bits);
 };

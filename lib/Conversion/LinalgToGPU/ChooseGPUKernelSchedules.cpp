@@ -8,13 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelAnalysis.h"
+#include "Schedules.h"
 
 #include "fuser/Conversion/LinalgToGPU/GPUKernelSchedules.h"
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/KernelModule.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::fuser {
@@ -42,46 +41,27 @@ static constexpr int64_t kSlices = 32;
 /// Transposes: rows of a warp-wide square tile a block's threads cover at
 /// once.
 static constexpr int64_t kTileRowsAtOnce = 8;
-/// Pointwise: threads per block, and blocks per multiprocessor enough to
-/// fill it several times over (the grid-stride loop covers the rest).
+/// Pointwise: threads per block.
 static constexpr int64_t kPointwiseThreads = 256;
-static constexpr int64_t kPointwiseBlocksPerMultiprocessor = 16;
 
 FailureOr<GPUTarget> GPUTarget::forChip(StringRef chip) {
-  // Data-center parts: V100, A100, H100/H200 SXM, B200; L40S for sm_89,
-  // A10 for sm_86, T4 for sm_75, RTX PRO 6000 for sm_120.
-  int64_t multiprocessors = llvm::StringSwitch<int64_t>(chip)
-                                .Case("sm_70", 80)
-                                .Case("sm_75", 40)
-                                .Case("sm_80", 108)
-                                .Case("sm_86", 72)
-                                .Case("sm_89", 142)
-                                .Cases({"sm_90", "sm_90a"}, 132)
-                                .Cases({"sm_100", "sm_100a"}, 148)
-                                .Cases({"sm_120", "sm_120a"}, 188)
-                                .Default(0);
-  if (multiprocessors == 0)
+  // Every NVIDIA chip from Volta on has the description GPUTarget holds.
+  if (!llvm::is_contained({"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
+                           "sm_90a", "sm_100", "sm_100a", "sm_120", "sm_120a"},
+                          chip))
     return failure();
-  GPUTarget target;
-  target.multiprocessors = multiprocessors;
-  return target;
+  return GPUTarget();
 }
 
 StringRef GPUTarget::knownChips() {
   return "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90(a), sm_100(a), sm_120(a)";
 }
 
-FailureOr<GPUTarget> GPUTarget::fromOptions(Operation *op, StringRef chip,
-                                            int64_t multiprocessors) {
+FailureOr<GPUTarget> GPUTarget::fromOptions(Operation *op, StringRef chip) {
   FailureOr<GPUTarget> target = forChip(chip);
-  if (failed(target) && multiprocessors <= 0)
-    return op->emitError("no GPU description of chip '")
-           << chip << "' (known: " << knownChips()
-           << "); give its multiprocessor count";
   if (failed(target))
-    target = GPUTarget();
-  if (multiprocessors > 0)
-    target->multiprocessors = multiprocessors;
+    return op->emitError("no GPU description of chip '")
+           << chip << "' (known: " << knownChips() << ")";
   return target;
 }
 
@@ -179,15 +159,19 @@ mlir::fuser::chooseGPUSchedule(func::FuncOp function, const GPUTarget &target) {
     widest = std::max(widest, width);
     iterations = std::max(iterations, group.elements() / width);
   }
-  // One lane group per loop step: several (groups_per_step) keep more
-  // loads in flight per thread, which is chosen once measured on GPUs.
+  // A thread per lane group, blocks enough for all (the grid-stride loop
+  // runs once) up to the grid's limit: on an H100 this was 5-10% faster
+  // than grids of 8 or 16 blocks per multiprocessor looping over the
+  // elements, with one or more groups per step, with or without registers
+  // capped for full occupancy
+  // (bench/results/2026-12-06-pointwise-grids-on-h100.md).
   return GPUScheduleAttr::get(
       context, GPUScheduleKind::Pointwise,
       std::min<int64_t>(divideCeil(iterations, kPointwiseThreads),
-                        target.multiprocessors *
-                            kPointwiseBlocksPerMultiprocessor),
-      kPointwiseThreads, widest, /*rowsPerBlock=*/1, /*slices=*/1,
-      std::nullopt, std::nullopt, /*groupsPerStep=*/1);
+                        target.maxBlocksPerGrid),
+      kPointwiseThreads, widest,
+      /*rowsPerBlock=*/1, /*slices=*/1, std::nullopt, std::nullopt,
+      /*groupsPerStep=*/1);
 }
 
 LogicalResult mlir::fuser::verifyGPUSchedule(func::FuncOp function,
@@ -196,6 +180,12 @@ LogicalResult mlir::fuser::verifyGPUSchedule(func::FuncOp function,
   FailureOr<KernelStructure> kernel = analyzeKernel(function);
   if (failed(kernel))
     return failure();
+  return verifyScheduleFits(function, *kernel, schedule, target);
+}
+
+LogicalResult mlir::fuser::gpu_schedule::verifyScheduleFits(
+    func::FuncOp function, const KernelStructure &kernel,
+    GPUScheduleAttr schedule, const GPUTarget &target) {
   auto misfit = [&]() {
     return function.emitError("schedule ")
            << schedule << " does not fit kernel @" << function.getName()
@@ -206,6 +196,9 @@ LogicalResult mlir::fuser::verifyGPUSchedule(func::FuncOp function,
   if (threads > target.maxThreadsPerBlock)
     return misfit() << "blocks of this target hold at most "
                     << target.maxThreadsPerBlock << " threads";
+  if (schedule.getBlocks() > target.maxBlocksPerGrid)
+    return misfit() << "grids of this target hold at most "
+                    << target.maxBlocksPerGrid << " blocks";
   // The lanes the kernel's element types allow along any extent.
   int64_t widest = vectorWidth(function, width, target.vectorBytes);
   if (widest != width)
@@ -213,7 +206,7 @@ LogicalResult mlir::fuser::verifyGPUSchedule(func::FuncOp function,
                     << " lanes of " << target.vectorBytes << " bytes";
   switch (schedule.getKind()) {
   case GPUScheduleKind::Rows: {
-    FailureOr<RowShape> rows = matchRows(*kernel);
+    FailureOr<RowShape> rows = matchRows(kernel);
     if (failed(rows))
       return misfit() << "its reductions do not all fold one row read only "
                          "at the row its readers compute";
@@ -238,7 +231,7 @@ LogicalResult mlir::fuser::verifyGPUSchedule(func::FuncOp function,
     return success();
   }
   case GPUScheduleKind::OuterReduction: {
-    FailureOr<ColumnShape> columns = matchColumns(*kernel);
+    FailureOr<ColumnShape> columns = matchColumns(kernel);
     if (failed(columns))
       return misfit() << "its reductions do not all fold the leading dims "
                          "of outputs indexed by the kept ones";
@@ -251,22 +244,21 @@ LogicalResult mlir::fuser::verifyGPUSchedule(func::FuncOp function,
     int64_t blocks = divideCeil(kept, columnThreads);
     if (schedule.getBlocks() != blocks)
       return misfit() << kept << " kept elements need " << blocks << " blocks";
-    if (partialValueBytes(*kernel, threads, width) >
-        target.sharedMemoryPerBlock)
+    if (partialValueBytes(kernel, threads, width) > target.sharedMemoryPerBlock)
       return misfit() << "the slices' partial values exceed "
                       << target.sharedMemoryPerBlock
                       << " bytes of shared memory";
     return success();
   }
   case GPUScheduleKind::Transpose: {
-    if (!kernel->reductions.empty() || kernel->outputs.empty() ||
-        llvm::any_of(kernel->outputs, [&](auto output) {
+    if (!kernel.reductions.empty() || kernel.outputs.empty() ||
+        llvm::any_of(kernel.outputs, [&](auto output) {
           return output.second.getType() !=
-                 kernel->outputs.front().second.getType();
+                 kernel.outputs.front().second.getType();
         }))
       return misfit() << "a transpose computes outputs of one layout and no "
                          "reduction";
-    ArrayRef<int64_t> shape = bufferShape(kernel->outputs.front().second);
+    ArrayRef<int64_t> shape = bufferShape(kernel.outputs.front().second);
     TransposeDims dims{*schedule.getLoadDim(), *schedule.getStoreDim()};
     if (dims.load >= static_cast<int64_t>(shape.size()) ||
         dims.store >= static_cast<int64_t>(shape.size()))
@@ -303,8 +295,7 @@ void ChooseGPUKernelSchedulesPass::runOnOperation() {
   ModuleOp kernels = lookupKernelModule(getOperation());
   if (!kernels)
     return;
-  FailureOr<GPUTarget> target =
-      GPUTarget::fromOptions(getOperation(), chip, multiprocessors);
+  FailureOr<GPUTarget> target = GPUTarget::fromOptions(getOperation(), chip);
   if (failed(target))
     return signalPassFailure();
   bool failedAny = false;

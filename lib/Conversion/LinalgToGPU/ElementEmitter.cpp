@@ -340,9 +340,7 @@ FailureOr<Value> ElementEmitter::parallelElement(linalg::GenericOp generic,
   AffineMap output = generic.getIndexingMapsArray().back();
   if (!output.isPermutation())
     return failure();
-  SmallVector<AffineExpr> iteration(index.size());
-  for (auto [position, expr] : llvm::enumerate(index))
-    iteration[output.getDimPosition(position)] = expr;
+  SmallVector<AffineExpr> iteration = resultIteration(generic, index);
   Value accumulator;
   if (!generic.getBody()->getArguments().back().use_empty()) {
     FailureOr<Value> initial = element(generic.getDpsInits().front(), index);
@@ -360,11 +358,7 @@ FailureOr<Value> ElementEmitter::foldReduction(linalg::GenericOp generic,
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   if (ShapedType::isDynamicShape(ranges))
     return failure();
-  SmallVector<AffineExpr> iteration(ranges.size());
-  for (auto [position, expr] :
-       llvm::enumerate(generic.getIndexingMapsArray().back().getResults()))
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      iteration[dim.getPosition()] = index[position];
+  SmallVector<AffineExpr> iteration = resultIteration(generic, index);
   SmallVector<unsigned> reduced;
   generic.getReductionDims(reduced);
   FailureOr<Value> initial = element(generic.getDpsInits().front(), index);

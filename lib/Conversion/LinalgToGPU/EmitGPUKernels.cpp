@@ -103,10 +103,9 @@ LogicalResult EmitGPUKernelsPass::emit(func::FuncOp function,
            << function.getName()
            << " has no #fuser.gpu_schedule (fuser-choose-gpu-kernel-schedules "
               "chooses one)";
-  if (failed(verifyGPUSchedule(function, schedule, target)))
-    return failure();
   FailureOr<KernelStructure> structure = analyzeKernel(function);
-  if (failed(structure))
+  if (failed(structure) ||
+      failed(verifyScheduleFits(function, *structure, schedule, target)))
     return failure();
   SmallVector<Type> parameters;
   SmallVector<std::optional<BufferParameter>> buffers;
@@ -179,8 +178,7 @@ void EmitGPUKernelsPass::runOnOperation() {
   ModuleOp kernels = lookupKernelModule(program);
   if (!kernels)
     return;
-  FailureOr<GPUTarget> target =
-      GPUTarget::fromOptions(program, chip, multiprocessors);
+  FailureOr<GPUTarget> target = GPUTarget::fromOptions(program, chip);
   if (failed(target))
     return signalPassFailure();
   OpBuilder builder(kernels);

@@ -310,9 +310,7 @@ LogicalResult ElementReads::readParallel(linalg::GenericOp generic,
   if (!output.isPermutation())
     return fail(generic, "writes its result through a map that is not a "
                          "permutation");
-  SmallVector<AffineExpr> iteration(index.size());
-  for (auto [position, expr] : llvm::enumerate(index))
-    iteration[output.getDimPosition(position)] = expr;
+  SmallVector<AffineExpr> iteration = resultIteration(generic, index);
   if (!generic.getBody()->getArguments().back().use_empty() &&
       failed(read(generic.getDpsInits().front(), index)))
     return failure();
@@ -326,11 +324,7 @@ LogicalResult ElementReads::readFolded(linalg::GenericOp generic,
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   if (ShapedType::isDynamicShape(ranges))
     return fail(generic, "has loops of dynamic extent");
-  SmallVector<AffineExpr> iteration(ranges.size());
-  for (auto [position, expr] :
-       llvm::enumerate(generic.getIndexingMapsArray().back().getResults()))
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      iteration[dim.getPosition()] = index[position];
+  SmallVector<AffineExpr> iteration = resultIteration(generic, index);
   SmallVector<unsigned> reduced;
   generic.getReductionDims(reduced);
   for (unsigned dim : reduced)
@@ -457,40 +451,67 @@ static bool readsAtKept(ArrayRef<Read> reads, ArrayRef<AffineExpr> kept,
   });
 }
 
-FailureOr<RowShape>
-mlir::fuser::gpu_schedule::matchRows(const KernelStructure &kernel) {
-  std::optional<RowShape> shape;
+namespace {
+/// The loop ranges a kernel's reductions share: those kept (written) and
+/// those folded.
+struct ReductionLoops {
+  SmallVector<int64_t> kept, reduced;
+};
+} // namespace
+
+/// The loops every reduction of `kernel` has when each folds one run of
+/// consecutive loops, leading (`reducedLeading`) or trailing, with a
+/// combiner matchCombiner knows, and writes its kept loops in order;
+/// failure when one does not, the loops of two differ or there is none.
+static FailureOr<ReductionLoops>
+matchReductionLoops(const KernelStructure &kernel, bool reducedLeading) {
+  std::optional<ReductionLoops> shared;
   for (linalg::GenericOp reduction : kernel.reductions) {
     SmallVector<int64_t> ranges = reduction.getStaticLoopRanges();
-    SmallVector<unsigned> reduced;
-    reduction.getReductionDims(reduced);
-    int64_t outer = ranges.size() - reduced.size();
-    for (auto [position, dim] : llvm::enumerate(reduced))
-      if (dim != outer + position)
+    SmallVector<unsigned> reducedDims;
+    reduction.getReductionDims(reducedDims);
+    int64_t reduced = reducedDims.size();
+    int64_t kept = ranges.size() - reduced;
+    int64_t firstReduced = reducedLeading ? 0 : kept;
+    int64_t firstKept = reducedLeading ? reduced : 0;
+    for (auto [position, dim] : llvm::enumerate(reducedDims))
+      if (dim != firstReduced + position)
         return failure();
     if (!matchCombiner(reduction) ||
-        !writesKeptDimsInOrder(reduction, 0, outer))
+        !writesKeptDimsInOrder(reduction, firstKept, kept))
       return failure();
-    RowShape candidate{
-        SmallVector<int64_t>(ranges.begin(), ranges.begin() + outer),
-        SmallVector<int64_t>(ranges.begin() + outer, ranges.end())};
-    if (shape && (shape->outer != candidate.outer || shape->row != candidate.row))
+    ArrayRef<int64_t> loops(ranges);
+    ReductionLoops candidate{
+        llvm::to_vector(loops.slice(firstKept, kept)),
+        llvm::to_vector(loops.slice(firstReduced, reduced))};
+    if (shared && (shared->kept != candidate.kept ||
+                   shared->reduced != candidate.reduced))
       return failure();
-    shape = candidate;
+    shared = std::move(candidate);
   }
-  if (!shape)
+  if (!shared)
     return failure();
+  return std::move(*shared);
+}
+
+FailureOr<RowShape>
+mlir::fuser::gpu_schedule::matchRows(const KernelStructure &kernel) {
+  FailureOr<ReductionLoops> loops =
+      matchReductionLoops(kernel, /*reducedLeading=*/false);
+  if (failed(loops))
+    return failure();
+  RowShape shape{loops->kept, loops->reduced};
 
   // What each thread of a row computes: the reductions' bodies and the
   // outputs over the row, the reductions' initial values and per-row
   // outputs at the row.
   MLIRContext *context = kernel.function->getContext();
   ElementReads reads(kernel.function, /*foldReductions=*/false);
-  SmallVector<AffineExpr> outer = reads.newDims(shape->outer.size());
+  SmallVector<AffineExpr> outer = reads.newDims(shape.outer.size());
   SmallVector<AffineExpr> full(outer);
-  llvm::append_range(full, reads.newDims(shape->row.size()));
-  SmallVector<int64_t> fullShape(shape->outer);
-  llvm::append_range(fullShape, shape->row);
+  llvm::append_range(full, reads.newDims(shape.row.size()));
+  SmallVector<int64_t> fullShape(shape.outer);
+  llvm::append_range(fullShape, shape.row);
   for (linalg::GenericOp reduction : kernel.reductions) {
     Value initial = reduction.getDpsInits().front();
     int64_t rank = cast<RankedTensorType>(initial.getType()).getRank();
@@ -506,9 +527,9 @@ mlir::fuser::gpu_schedule::matchRows(const KernelStructure &kernel) {
       continue;
     }
     // One value per row: the outer dims, then dims of size 1.
-    if (dims.size() < shape->outer.size() ||
-        dims.take_front(shape->outer.size()) != ArrayRef(shape->outer) ||
-        llvm::any_of(dims.drop_front(shape->outer.size()),
+    if (dims.size() < shape.outer.size() ||
+        dims.take_front(shape.outer.size()) != ArrayRef(shape.outer) ||
+        llvm::any_of(dims.drop_front(shape.outer.size()),
                      [](int64_t size) { return size != 1; }) ||
         failed(reads.read(tensor, padded(outer, dims.size(), false, context))))
       return failure();
@@ -516,45 +537,29 @@ mlir::fuser::gpu_schedule::matchRows(const KernelStructure &kernel) {
   if (!readsAtKept(reads.reductionReads(), outer, /*zerosFirst=*/false,
                    context))
     return failure();
-  return *shape;
+  return shape;
 }
 
 FailureOr<ColumnShape>
 mlir::fuser::gpu_schedule::matchColumns(const KernelStructure &kernel) {
-  std::optional<ColumnShape> shape;
-  for (linalg::GenericOp reduction : kernel.reductions) {
-    SmallVector<int64_t> ranges = reduction.getStaticLoopRanges();
-    SmallVector<unsigned> reducedDims;
-    reduction.getReductionDims(reducedDims);
-    int64_t reduced = reducedDims.size();
-    for (auto [position, dim] : llvm::enumerate(reducedDims))
-      if (dim != position)
-        return failure();
-    int64_t kept = ranges.size() - reduced;
-    // Zeros of the folded dims (keepdim) come before the kept dims.
-    AffineMap written = reduction.getIndexingMapsArray().back();
-    int64_t zeros = written.getNumResults() - kept;
-    if (!matchCombiner(reduction) || kept == 0 || zeros < 0 ||
-        !writesKeptDimsInOrder(reduction, reduced, kept) ||
-        llvm::any_of(written.getResults().drop_back(kept),
-                     [](AffineExpr e) { return !isa<AffineConstantExpr>(e); }))
-      return failure();
-    ColumnShape candidate{
-        SmallVector<int64_t>(ranges.begin(), ranges.begin() + reduced),
-        SmallVector<int64_t>(ranges.begin() + reduced, ranges.end())};
-    if (shape && (shape->reduced != candidate.reduced ||
-                  shape->kept != candidate.kept))
-      return failure();
-    shape = candidate;
-  }
-  if (!shape)
+  FailureOr<ReductionLoops> loops =
+      matchReductionLoops(kernel, /*reducedLeading=*/true);
+  if (failed(loops) || loops->kept.empty())
     return failure();
+  // Zeros of the folded dims (keepdim) come before the kept dims.
+  for (linalg::GenericOp reduction : kernel.reductions)
+    if (llvm::any_of(
+            reduction.getIndexingMapsArray().back().getResults().drop_back(
+                loops->kept.size()),
+            [](AffineExpr e) { return !isa<AffineConstantExpr>(e); }))
+      return failure();
+  ColumnShape shape{loops->reduced, loops->kept};
   // Every output is one value per kept element.
   for (auto output : kernel.outputs) {
     ArrayRef<int64_t> dims = bufferShape(output.second);
-    if (dims.size() < shape->kept.size() ||
-        dims.take_back(shape->kept.size()) != ArrayRef(shape->kept) ||
-        computeProduct(dims) != computeProduct(shape->kept))
+    if (dims.size() < shape.kept.size() ||
+        dims.take_back(shape.kept.size()) != ArrayRef(shape.kept) ||
+        computeProduct(dims) != computeProduct(shape.kept))
       return failure();
   }
 
@@ -563,9 +568,9 @@ mlir::fuser::gpu_schedule::matchColumns(const KernelStructure &kernel) {
   // elements from the folded values.
   MLIRContext *context = kernel.function->getContext();
   ElementReads reads(kernel.function, /*foldReductions=*/true);
-  SmallVector<AffineExpr> kept = reads.newDims(shape->kept.size());
+  SmallVector<AffineExpr> kept = reads.newDims(shape.kept.size());
   for (linalg::GenericOp reduction : kernel.reductions) {
-    SmallVector<AffineExpr> iteration = reads.newDims(shape->reduced.size());
+    SmallVector<AffineExpr> iteration = reads.newDims(shape.reduced.size());
     llvm::append_range(iteration, kept);
     if (failed(reads.readBody(reduction, iteration)))
       return failure();
@@ -583,7 +588,7 @@ mlir::fuser::gpu_schedule::matchColumns(const KernelStructure &kernel) {
       return failure();
   if (!readsAtKept(reads.reductionReads(), kept, /*zerosFirst=*/true, context))
     return failure();
-  return *shape;
+  return shape;
 }
 
 FailureOr<TransposeDims>

@@ -22,6 +22,12 @@ struct Kernel : KernelStructure {
   IRMapping values;
 };
 
+/// verifyGPUSchedule of a kernel function analyzed as `kernel`.
+LogicalResult verifyScheduleFits(func::FuncOp function,
+                                 const KernelStructure &kernel,
+                                 GPUScheduleAttr schedule,
+                                 const GPUTarget &target);
+
 /// Each emitter fills the gpu.func's body at the builder's insertion point
 /// with the mapping of its schedule, which verifyGPUSchedule found to fit
 /// the kernel; a failure means the kernel analysis accepted a value the

@@ -1,4 +1,4 @@
-//===- ViewIndexing.cpp - a view's element as its source's ----------------===//
+//===- ViewIndexing.cpp - an element as its source's or its iteration's ---===//
 
 #include "ViewIndexing.h"
 
@@ -69,4 +69,15 @@ mlir::fuser::gpu_schedule::sourceElement(Operation *view,
         return SourceElement{op.getSrc(), source};
       })
       .Default([](Operation *) { return failure(); });
+}
+
+SmallVector<AffineExpr>
+mlir::fuser::gpu_schedule::resultIteration(linalg::GenericOp generic,
+                                           ArrayRef<AffineExpr> index) {
+  SmallVector<AffineExpr> iteration(generic.getNumLoops());
+  for (auto [position, expr] :
+       llvm::enumerate(generic.getIndexingMapsArray().back().getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      iteration[dim.getPosition()] = index[position];
+  return iteration;
 }

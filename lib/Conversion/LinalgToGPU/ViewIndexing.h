@@ -2,15 +2,17 @@
 //
 // The views a kernel holds (transposes, slices, reshapes) move no data:
 // the element at an index of the view is an element of its source at
-// another index, affine in the first. The element emitter computes
-// through them and the kernel analysis traces reads through them, so both
-// take the source index from here.
+// another index, affine in the first; and the element at an index of a
+// generic's result is computed at an iteration of its loops. The element
+// emitter computes through both and the kernel analysis traces reads
+// through both, so both take the indices from here.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSER_LIB_CONVERSION_LINALGTOGPU_VIEWINDEXING_H
 #define FUSER_LIB_CONVERSION_LINALGTOGPU_VIEWINDEXING_H
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Operation.h"
 
@@ -35,6 +37,12 @@ bool isIndexView(Operation *op);
 FailureOr<SourceElement> sourceElement(Operation *view,
                                        ArrayRef<AffineExpr> index,
                                        Delinearizer delinearize);
+
+/// The iteration of `generic`'s loops that computes the element at `index`
+/// of its (single) result: the loops its result map names take their
+/// place in `index`; the others (reduced loops) stay null.
+SmallVector<AffineExpr> resultIteration(linalg::GenericOp generic,
+                                        ArrayRef<AffineExpr> index);
 
 } // namespace mlir::fuser::gpu_schedule
 

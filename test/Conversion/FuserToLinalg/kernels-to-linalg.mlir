@@ -26,6 +26,34 @@ module @program {
 
 // -----
 
+// Sigmoid and the tanh form of GELU take approximate exp and division on
+// f32 (bf16 computes in f32); f64 keeps exact ones.
+// CHECK-LABEL: func.func @approximate_activations
+// CHECK: math.exp %{{.*}} fastmath<afn> : f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// CHECK: linalg.generic
+// CHECK: math.exp %{{.*}} fastmath<afn> : f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<afn> : f32
+// CHECK: linalg.generic
+// CHECK: math.exp %{{.*}} : f64
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f64
+module @program {
+  module @kernels {
+    func.func @approximate_activations(%a: memref<64xbf16>, %b: memref<64xf64>, %out: memref<64xbf16>, %out64: memref<64xf64>) {
+      %0 = bufferization.to_tensor %a restrict : memref<64xbf16> to tensor<64xbf16>
+      %1 = fuser.sigmoid %0 : tensor<64xbf16> -> tensor<64xbf16>
+      %2 = fuser.gelu %1 approximation = tanh : tensor<64xbf16> -> tensor<64xbf16>
+      bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<64xbf16>, memref<64xbf16>) -> ()
+      %3 = bufferization.to_tensor %b restrict : memref<64xf64> to tensor<64xf64>
+      %4 = fuser.sigmoid %3 : tensor<64xf64> -> tensor<64xf64>
+      bufferization.materialize_in_destination %4 in restrict writable %out64 : (tensor<64xf64>, memref<64xf64>) -> ()
+      return
+    }
+  }
+}
+
+// -----
+
 // sin, cos and erf are math ops of the element (f32 for bf16).
 // CHECK-LABEL: func.func @trigonometry
 // CHECK: arith.extf %{{.*}} : bf16 to f32

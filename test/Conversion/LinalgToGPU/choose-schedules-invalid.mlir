@@ -1,11 +1,8 @@
 // Kernels no schedule computes get a diagnostic naming what stops them.
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics --fuser-choose-gpu-kernel-schedules
-// A chip without a description needs its multiprocessor count (the other
-// kernels fail as above).
+// A chip without a description is refused.
 // RUN: not fuser-opt %s -split-input-file --fuser-choose-gpu-kernel-schedules=chip=sm_91 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not fuser-opt %s -split-input-file --fuser-choose-gpu-kernel-schedules="chip=sm_91 multiprocessors=100" 2>&1 | FileCheck %s --check-prefix=COUNTED
-// CHIP: error: no GPU description of chip 'sm_91' (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90(a), sm_100(a), sm_120(a)); give its multiprocessor count
-// COUNTED: #fuser.gpu_schedule<pointwise, blocks = 1600, threads = 256, vector_width = 4>
+// CHIP: error: no GPU description of chip 'sm_91' (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90(a), sm_100(a), sm_120(a))
 
 module @program {
   module @kernels {

@@ -16,26 +16,27 @@
 
 namespace mlir::fuser {
 
-/// What schedules depend on in a GPU.
+/// What schedules depend on in a GPU. No schedule depends on the
+/// multiprocessor count: grids cover their kernel's elements (or rows, or
+/// tiles) once, and the hardware fills the machine with them.
 struct GPUTarget {
-  int64_t multiprocessors = 132;
   int64_t warpSize = 32;
   /// The widest access one thread makes.
   int64_t vectorBytes = 16;
   /// Shared memory a block may use without opting in.
   int64_t sharedMemoryPerBlock = 48 * 1024;
   int64_t maxThreadsPerBlock = 1024;
+  /// Blocks a grid may hold along x.
+  int64_t maxBlocksPerGrid = (int64_t{1} << 31) - 1;
 
-  /// The flagship part of NVIDIA chip `chip` (sm_90: H100 and H200 SXM),
-  /// or failure for a chip not known here.
+  /// NVIDIA chip `chip` (sm_90: H100 and H200), or failure for a chip not
+  /// known here.
   static FailureOr<GPUTarget> forChip(StringRef chip);
   /// The chips forChip knows, for diagnostics.
   static StringRef knownChips();
-  /// What the passes' options describe: `chip`'s flagship part with
-  /// `multiprocessors` of them where that is positive (required for a chip
-  /// forChip does not know); a diagnostic on `op` otherwise.
-  static FailureOr<GPUTarget> fromOptions(Operation *op, StringRef chip,
-                                          int64_t multiprocessors);
+  /// What the passes' `chip` option describes; a diagnostic on `op` for a
+  /// chip forChip does not know.
+  static FailureOr<GPUTarget> fromOptions(Operation *op, StringRef chip);
 };
 
 /// The schedule `kernel` gets on `target`; a diagnostic on the op that

@@ -75,6 +75,10 @@ Value DerivativeBuilder::tanh(Value value) {
   return TanhOp::create(builder, loc, value);
 }
 
+Value DerivativeBuilder::sigmoid(Value value) {
+  return SigmoidOp::create(builder, loc, value);
+}
+
 Value DerivativeBuilder::erf(Value value) {
   return ErfOp::create(builder, loc, value);
 }

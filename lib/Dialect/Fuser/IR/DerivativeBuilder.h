@@ -42,6 +42,7 @@ public:
   Value exp(Value value);
   Value log(Value value);
   Value tanh(Value value);
+  Value sigmoid(Value value);
   Value erf(Value value);
   Value sin(Value value);
   Value cos(Value value);

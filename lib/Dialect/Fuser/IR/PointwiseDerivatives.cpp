@@ -146,16 +146,19 @@ LogicalResult GeluOp::buildVjp(OpBuilder &builder, ArrayRef<Value> cotangents,
         Value one = d.constant(1.0, x);
         Value derivative;
         if (tanhApproximation) {
-          // u = c (x + a x^3), gelu = x/2 (1 + tanh u):
-          // gelu' = (1 + tanh u) / 2 + x/2 (1 - tanh^2 u) c (1 + 3 a x^2)
+          // u = c (x + a x^3), gelu = x/2 (1 + tanh u) = x s with
+          // s = sigmoid(2u): gelu' = s + 2 x s (1 - s) u'
+          //                        = s (1 + 2 c x (1 - s) (1 + 3 a x^2)),
+          // one sigmoid (an exp and a division) where the tanh form takes
+          // a tanh and more products.
           const double c = std::sqrt(2.0 / M_PI), a = 0.044715;
           Value square = d.mul(x, x);
-          Value t = d.tanh(
-              d.scale(d.add(x, d.scale(d.mul(square, x), a)), c));
-          Value sech2 = d.sub(one, d.mul(t, t));
-          Value inner = d.scale(d.add(one, d.scale(square, 3 * a)), c);
-          derivative = d.add(d.scale(d.add(one, t), 0.5),
-                             d.mul(d.scale(x, 0.5), d.mul(sech2, inner)));
+          Value s =
+              d.sigmoid(d.scale(d.add(x, d.scale(d.mul(square, x), a)), 2 * c));
+          Value slope = d.add(one, d.scale(square, 3 * a));
+          derivative =
+              d.mul(s, d.add(one, d.mul(d.scale(d.mul(x, d.sub(one, s)), 2 * c),
+                                        slope)));
         } else {
           // gelu = x Phi(x): gelu' = Phi(x) + x phi(x)
           Value cdf =
