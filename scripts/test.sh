@@ -19,6 +19,7 @@ source "$FUSER_ROOT/scripts/lib/tally.sh"
 
 run_gtest "$build/unittests/FuserSupportTests"
 run_gtest "$build/unittests/FuserDialectTests"
+run_gtest "$build/unittests/FuserProgramMetadataTests"
 run_gtest "$build-runtime-only/unittests/FuserSupportTests"
 # The runtime's tests need every rank: 2 ranks, and 4 for the 2x2 mesh teams.
 for ranks in 2 4; do

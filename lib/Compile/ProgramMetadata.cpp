@@ -3,6 +3,7 @@
 #include "ProgramMetadata.h"
 
 #include "fuser/Conversion/HostIRToLLVM/RuntimeABI.h"
+#include "fuser/Runtime/ProgramMetadataSchema.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -11,6 +12,7 @@ using llvm::StringRef;
 using mlir::RankedTensorType;
 using mlir::Type;
 using mlir::func::FuncOp;
+namespace schema = fuser::metadata;
 
 namespace {
 std::optional<fuser::TensorInfo> describe(Type type) {
@@ -37,16 +39,18 @@ std::optional<fuser::TensorInfo> describe(Type type) {
   return info;
 }
 
-/// Writes one input or output, its fields in the order a reader expects.
+/// Writes one input or output.
 void writeJson(llvm::json::OStream &json, const fuser::TensorInfo &info) {
   json.object([&] {
-    json.attribute("dtype", info.dtype);
-    json.attribute("shape", llvm::json::Array(info.shape));
-    json.attributeObject("mesh", [&] {
-      json.attribute("shape", llvm::json::Array(info.meshShape));
-      json.attribute("devices", llvm::json::Array(info.devices));
+    json.attribute(schema::tensor::kDType, info.dtype);
+    json.attribute(schema::tensor::kShape, llvm::json::Array(info.shape));
+    json.attributeObject(schema::tensor::kMesh, [&] {
+      json.attribute(schema::tensor::kMeshShape,
+                     llvm::json::Array(info.meshShape));
+      json.attribute(schema::tensor::kMeshDevices,
+                     llvm::json::Array(info.devices));
     });
-    json.attributeArray("dim_axes", [&] {
+    json.attributeArray(schema::tensor::kDimAxes, [&] {
       for (const auto &axes : info.dimAxes)
         json.value(llvm::json::Array(axes));
     });
@@ -89,39 +93,45 @@ std::string fuser::writeMetadata(ArrayRef<ProgramInfo> programs,
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
-    json.attribute("format", "fuser-program");
-    json.attribute("version", FUSER_PROGRAM_ABI_VERSION);
-    json.attribute("target", cuda ? "cuda" : "cpu");
+    namespace document = schema::document;
+    namespace calibration = schema::calibration;
+    namespace field = schema::program;
+    json.attribute(document::kFormat, schema::kFormatName);
+    json.attribute(document::kVersion, FUSER_PROGRAM_ABI_VERSION);
+    json.attribute(document::kTarget,
+                   cuda ? schema::kCudaTarget : schema::kCpuTarget);
     if (cuda)
-      json.attribute("chip", options.chip);
-    json.attribute("ranks_per_node", machine.ranksPerNode);
+      json.attribute(document::kChip, options.chip);
+    json.attribute(document::kRanksPerNode, machine.ranksPerNode);
     if (!machine.calibration.empty())
-      json.attributeObject("calibration", [&] {
-        json.attribute("used", machine.calibration);
+      json.attributeObject(document::kCalibration, [&] {
+        json.attribute(calibration::kUsed, machine.calibration);
         if (!machine.calibrated.gpu.empty())
-          json.attribute("gpu", machine.calibrated.gpu);
+          json.attribute(calibration::kGpu, machine.calibrated.gpu);
         if (machine.calibrated.devices)
-          json.attribute("devices", machine.calibrated.devices);
+          json.attribute(calibration::kDevices, machine.calibrated.devices);
         if (machine.calibrated.ranksPerNode)
-          json.attribute("ranks_per_node", machine.calibrated.ranksPerNode);
+          json.attribute(calibration::kRanksPerNode,
+                         machine.calibrated.ranksPerNode);
       });
-    json.attributeArray("programs", [&] {
+    json.attributeArray(document::kPrograms, [&] {
       for (const ProgramInfo &program : programs)
         json.object([&] {
-          json.attribute("name", program.name);
-          json.attribute("entry", std::string(mlir::fuser::kPackedEntryPrefix) + program.name);
-          json.attribute("reference",
-                         std::string(mlir::fuser::kPackedEntryPrefix) + program.name +
-                             "__reference");
+          std::string entry =
+              std::string(mlir::fuser::kPackedEntryPrefix) + program.name;
+          json.attribute(field::kName, program.name);
+          json.attribute(field::kEntry, entry);
+          json.attribute(field::kReference, entry + "__reference");
           if (!program.derivativeOf.empty())
-            json.attribute("derivative_of", program.derivativeOf);
+            json.attribute(field::kDerivativeOf, program.derivativeOf);
           if (program.vjpInputs)
-            json.attribute("vjp_inputs", llvm::json::Array(*program.vjpInputs));
-          for (auto [field, tensors] :
-               {std::pair<StringRef, ArrayRef<TensorInfo>>{"inputs",
+            json.attribute(field::kVjpInputs,
+                           llvm::json::Array(*program.vjpInputs));
+          for (auto [name, tensors] :
+               {std::pair<StringRef, ArrayRef<TensorInfo>>{field::kInputs,
                                                            program.inputs},
-                {"outputs", program.outputs}})
-            json.attributeArray(field, [&] {
+                {field::kOutputs, program.outputs}})
+            json.attributeArray(name, [&] {
               for (const TensorInfo &info : tensors)
                 writeJson(json, info);
             });

@@ -4,7 +4,8 @@
 // `fuser_program_metadata`) and writes next to itself: its target, the
 // machine it was planned for (nodes, the calibration `auto` weighed) and,
 // per program, its entry points and the global shape, element type and
-// sharding of each input and output. fuser-exec reads it.
+// sharding of each input and output. fuser-exec reads it; both sides take
+// the fields from fuser/Runtime/ProgramMetadataSchema.h.
 //
 //===----------------------------------------------------------------------===//
 

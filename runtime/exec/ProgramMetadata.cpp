@@ -11,6 +11,8 @@
 
 #include "ProgramMetadata.h"
 
+#include "fuser/Runtime/ProgramMetadataSchema.h"
+
 #include <cctype>
 #include <charconv>
 #include <limits>
@@ -19,6 +21,7 @@
 #include <stdexcept>
 
 using namespace fuser;
+namespace schema = fuser::metadata;
 
 namespace {
 struct Json {
@@ -229,12 +232,14 @@ TensorSpec readTensor(const Json &json, bool isInput,
                       const std::string &label) {
   TensorSpec tensor;
   tensor.isInput = isInput;
-  tensor.dtype = json.at("dtype").text();
+  namespace field = schema::tensor;
+  tensor.dtype = json.at(field::kDType).text();
   tensor.code = parseDType(tensor.dtype);
-  tensor.shape = json.at("shape").integers();
-  tensor.mesh.shape = json.at("mesh").at("shape").integers();
-  tensor.mesh.devices = json.at("mesh").at("devices").integers();
-  for (const Json &axes : json.at("dim_axes").items())
+  tensor.shape = json.at(field::kShape).integers();
+  const Json &mesh = json.at(field::kMesh);
+  tensor.mesh.shape = mesh.at(field::kMeshShape).integers();
+  tensor.mesh.devices = mesh.at(field::kMeshDevices).integers();
+  for (const Json &axes : json.at(field::kDimAxes).items())
     tensor.dimAxes.push_back(axes.integers());
   if (tensor.dimAxes.size() != tensor.shape.size())
     throw std::runtime_error(label + ": its dim_axes do not match its shape");
@@ -256,46 +261,51 @@ bool fuser::parseProgramMetadata(const std::string &text,
                                  ProgramMetadata &metadata,
                                  std::string &error) {
   try {
+    namespace field = schema::document;
+    namespace calibrationField = schema::calibration;
+    namespace programField = schema::program;
     Json document = Reader(text).readDocument();
-    if (document.at("format").text() != "fuser-program")
-      throw std::runtime_error("not a fuser-program library");
-    int64_t version = document.at("version").integer();
+    if (document.at(field::kFormat).text() != schema::kFormatName)
+      throw std::runtime_error(std::string("not a ") + schema::kFormatName +
+                               " library");
+    int64_t version = document.at(field::kVersion).integer();
     if (version != FUSER_PROGRAM_ABI_VERSION)
       throw std::runtime_error(
           "built for version " + std::to_string(version) +
           " of the runtime's calls, this runtime has version " +
           std::to_string(FUSER_PROGRAM_ABI_VERSION) +
           "; recompile the program with this fuser-compile");
-    metadata.target = document.at("target").text();
-    if (metadata.target != "cpu" && metadata.target != "cuda")
+    metadata.target = document.at(field::kTarget).text();
+    if (metadata.target != schema::kCpuTarget &&
+        metadata.target != schema::kCudaTarget)
       throw std::runtime_error("target '" + metadata.target +
                                "' is neither cpu nor cuda");
-    if (const Json *ranksPerNode = document.find("ranks_per_node"))
+    if (const Json *ranksPerNode = document.find(field::kRanksPerNode))
       metadata.ranksPerNode = ranksPerNode->integer();
-    if (const Json *calibration = document.find("calibration")) {
+    if (const Json *calibration = document.find(field::kCalibration)) {
       CalibrationSpec &spec = metadata.calibration.emplace();
-      spec.used = calibration->at("used").text();
-      if (const Json *gpu = calibration->find("gpu"))
+      spec.used = calibration->at(calibrationField::kUsed).text();
+      if (const Json *gpu = calibration->find(calibrationField::kGpu))
         spec.gpu = gpu->text();
-      if (const Json *devices = calibration->find("devices"))
+      if (const Json *devices = calibration->find(calibrationField::kDevices))
         spec.devices = devices->integer();
-      if (const Json *ranksPerNode = calibration->find("ranks_per_node"))
+      if (const Json *ranksPerNode =
+              calibration->find(calibrationField::kRanksPerNode))
         spec.ranksPerNode = ranksPerNode->integer();
     }
-    for (const Json &program : document.at("programs").items()) {
+    for (const Json &program : document.at(field::kPrograms).items()) {
       ProgramSpec spec;
-      spec.name = program.at("name").text();
-      spec.entry = program.at("entry").text();
-      spec.reference = program.at("reference").text();
-      if (const Json *of = program.find("derivative_of"))
+      spec.name = program.at(programField::kName).text();
+      spec.entry = program.at(programField::kEntry).text();
+      spec.reference = program.at(programField::kReference).text();
+      if (const Json *of = program.find(programField::kDerivativeOf))
         spec.derivativeOf = of->text();
-      if (const Json *inputs = program.find("vjp_inputs")) {
-        std::vector<int64_t> &list = spec.vjpInputs.emplace();
-        for (const Json &input : inputs->items())
-          list.push_back(input.integer());
-      }
-      const std::vector<Json> &inputs = program.at("inputs").items(),
-                              &outputs = program.at("outputs").items();
+      if (const Json *inputs = program.find(programField::kVjpInputs))
+        spec.vjpInputs = inputs->integers();
+      const std::vector<Json> &inputs =
+                                  program.at(programField::kInputs).items(),
+                              &outputs =
+                                  program.at(programField::kOutputs).items();
       for (size_t i = 0; i < inputs.size(); ++i)
         spec.tensors.push_back(readTensor(inputs[i], /*isInput=*/true,
                                           "program " + spec.name + ", input #" +

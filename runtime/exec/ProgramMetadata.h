@@ -4,7 +4,8 @@
 // string fuser_program_metadata, also written as prog.so.json): the target,
 // the machine it was planned for (ranks per node, the calibration `auto`
 // weighed), and for each program its entry points and the global shape,
-// element type and sharding of every input and output.
+// element type and sharding of every input and output. Its fields:
+// fuser/Runtime/ProgramMetadataSchema.h, which the writer uses too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FUSER_RUNTIME_EXEC_PROGRAMMETADATA_H
