@@ -261,9 +261,9 @@ def ChooseGPUKernelSchedules
     - rows: every reduction folds the same trailing dims of one iteration
       space and each value read of a reduction is at the row its reader
       computes (softmax, layer and RMS norms, var_mean, row sums): a warp
-      per row for rows a warp covers in four 16-byte lane groups per
+      per row for rows a warp covers in two 16-byte lane groups per
       thread, several rows to a block; a block per row otherwise, as many
-      threads as cover the row in four groups each (up to 1024);
+      threads as cover the row in two groups each (up to 1024);
     - outer_reduction: every reduction folds the same leading dims and the
       outputs are indexed by the kept dims (bias gradients, statistics over
       a batch): 32 slices of 8 threads per block, if the slices' partial

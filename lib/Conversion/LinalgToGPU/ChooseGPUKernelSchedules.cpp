@@ -28,8 +28,10 @@ using llvm::divideCeil;
 
 /// Rows of at most this many lane groups per thread of a warp go to one
 /// warp; longer rows get a block with as many threads as hold this many
-/// groups each.
-static constexpr int64_t kGroupsPerRowThread = 4;
+/// groups each. Two measured faster than four (fewer registers, more
+/// threads to a row) and one far slower at rows of 8192, on an H100
+/// (bench/results/2026-12-06-pointwise-grids-on-h100.md).
+static constexpr int64_t kGroupsPerRowThread = 2;
 /// Rows a block holds when a warp computes each.
 static constexpr int64_t kWarpRowsPerBlock = 4;
 /// Register budget: elements one thread keeps per computed row value.

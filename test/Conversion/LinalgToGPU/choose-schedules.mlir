@@ -10,38 +10,38 @@
 
 module @program {
   module @kernels {
-    // x - max(x) over rows of 1024 bf16: 128 lane groups of 8, a warp per
+    // x - max(x) over rows of 512 bf16: 64 lane groups of 8, a warp per
     // row, four rows to a block.
     // CHECK-LABEL: func.func @warp_rows
     // CHECK-SAME: fuser.gpu_schedule = #fuser.gpu_schedule<rows, blocks = 16, threads = 128, vector_width = 8, rows_per_block = 4>
     // CHECK-NEXT: bufferization.to_tensor
-    func.func @warp_rows(%in: memref<64x1024xbf16>, %out: memref<64x1024xbf16>) {
-      %x = bufferization.to_tensor %in restrict : memref<64x1024xbf16> to tensor<64x1024xbf16>
+    func.func @warp_rows(%in: memref<64x512xbf16>, %out: memref<64x512xbf16>) {
+      %x = bufferization.to_tensor %in restrict : memref<64x512xbf16> to tensor<64x512xbf16>
       %lowest = arith.constant 0xFF800000 : f32
       %e = tensor.empty() : tensor<64xf32>
       %init = linalg.fill ins(%lowest : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
-      %max = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x1024xbf16>) outs(%init : tensor<64xf32>) {
+      %max = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x512xbf16>) outs(%init : tensor<64xf32>) {
       ^bb0(%v: bf16, %acc: f32):
         %w = arith.extf %v : bf16 to f32
         %m = arith.maximumf %acc, %w : f32
         linalg.yield %m : f32
       } -> tensor<64xf32>
-      %e2 = tensor.empty() : tensor<64x1024xbf16>
-      %d = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %max : tensor<64x1024xbf16>, tensor<64xf32>) outs(%e2 : tensor<64x1024xbf16>) {
+      %e2 = tensor.empty() : tensor<64x512xbf16>
+      %d = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %max : tensor<64x512xbf16>, tensor<64xf32>) outs(%e2 : tensor<64x512xbf16>) {
       ^bb0(%v: bf16, %m: f32, %o: bf16):
         %w = arith.extf %v : bf16 to f32
         %s = arith.subf %w, %m : f32
         %t = arith.truncf %s : f32 to bf16
         linalg.yield %t : bf16
-      } -> tensor<64x1024xbf16>
-      bufferization.materialize_in_destination %d in restrict writable %out : (tensor<64x1024xbf16>, memref<64x1024xbf16>) -> ()
+      } -> tensor<64x512xbf16>
+      bufferization.materialize_in_destination %d in restrict writable %out : (tensor<64x512xbf16>, memref<64x512xbf16>) -> ()
       return
     }
 
-    // Row sums of 8192 f32: 2048 groups of 4 take a block of 512 threads
-    // (four groups each), a block per row.
+    // Row sums of 8192 f32: 2048 groups of 4 take a block of 1024 threads
+    // (two groups each), a block per row.
     // CHECK-LABEL: func.func @block_rows
-    // CHECK-SAME: #fuser.gpu_schedule<rows, blocks = 8, threads = 512, vector_width = 4>
+    // CHECK-SAME: #fuser.gpu_schedule<rows, blocks = 8, threads = 1024, vector_width = 4>
     func.func @block_rows(%in: memref<8x8192xf32>, %out: memref<8xf32>) {
       %x = bufferization.to_tensor %in restrict : memref<8x8192xf32> to tensor<8x8192xf32>
       %zero = arith.constant 0.0 : f32

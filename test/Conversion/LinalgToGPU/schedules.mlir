@@ -40,7 +40,7 @@ func.func @bias_gelu(%x: tensor<64x1024xbf16, #rep>, %b: tensor<1024xbf16, #rep1
 // -----
 
 // Softmax over rows of 4096 bf16: a block per row (4096 / 8 = 512 lane
-// groups, 128 threads each owning 4), the row held in registers between
+// groups, 256 threads each owning 2), the row held in registers between
 // the two block reductions. Each reduction shuffles within the warps, and
 // the warps' values meet in shared memory of its own behind one barrier.
 #mesh = #fuser.mesh<[1]>
@@ -57,28 +57,28 @@ func.func @softmax(%x: tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep>
 }
 // CHECK-LABEL: func.func @softmax
 // CHECK: %[[ROWS:.*]] = arith.constant 16 : index
-// CHECK: %[[THREADS:.*]] = arith.constant 128 : index
+// CHECK: %[[THREADS:.*]] = arith.constant 256 : index
 // CHECK: hostir.launch @kernels::@softmax_kernel_0 blocks(%[[ROWS]], %{{.*}}, %{{.*}}) threads(%[[THREADS]], %{{.*}}, %{{.*}})
 // CHECK-LABEL: gpu.func @softmax_kernel_0
-// CHECK-SAME: workgroup(%[[MAXES:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>, %[[SUMS:[^ ]*]] : memref<4xf32, #gpu.address_space<workgroup>>,
-// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK-SAME: workgroup(%[[MAXES:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[SUMS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>,
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: scf.if
-// CHECK-COUNT-4: vector.load %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
+// CHECK-COUNT-2: vector.load %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
 // CHECK-NOT: vector.load
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: memref.store %{{.*}}, %[[MAXES]]
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
-// CHECK-COUNT-4: memref.load %[[MAXES]]
+// CHECK-COUNT-8: memref.load %[[MAXES]]
 // CHECK-NOT: gpu.barrier
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: memref.store %{{.*}}, %[[SUMS]]
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
-// CHECK-COUNT-4: memref.load %[[SUMS]]
+// CHECK-COUNT-8: memref.load %[[SUMS]]
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: vector.load
-// CHECK-COUNT-4: vector.store %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
+// CHECK-COUNT-2: vector.store %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
 // CHECK: } else {
 
 // -----
