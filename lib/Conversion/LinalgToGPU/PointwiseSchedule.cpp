@@ -87,15 +87,12 @@ static LogicalResult emitGroup(Kernel &kernel, OpBuilder &builder,
   }
   for (const Step &step : groups) {
     for (auto [output, lanes] : llvm::zip(group.outputs, step.lanes)) {
-      if (!step.valid) {
-        if (failed(emitter.storeLanes(output.second, step.index, lanes)))
-          return failure();
-        continue;
-      }
-      auto inside = scf::IfOp::create(builder, loc, TypeRange{}, step.valid,
-                                      /*withElseRegion=*/false);
       OpBuilder::InsertionGuard storeGuard(builder);
-      builder.setInsertionPoint(inside.thenBlock()->getTerminator());
+      if (step.valid) {
+        auto inside = scf::IfOp::create(builder, loc, TypeRange{}, step.valid,
+                                        /*withElseRegion=*/false);
+        builder.setInsertionPoint(inside.thenBlock()->getTerminator());
+      }
       if (failed(emitter.storeLanes(output.second, step.index, lanes)))
         return failure();
     }
