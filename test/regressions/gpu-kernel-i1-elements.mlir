@@ -4,7 +4,7 @@
 // RUN: fuser-opt %s --convert-linalg-to-fuser --fuser-to-hostir-pipeline --convert-fuser-to-linalg --fuser-copies-to-kernels --fuser-choose-gpu-kernel-schedules --fuser-emit-gpu-kernels | FileCheck %s
 
 // CHECK-LABEL: gpu.func @creation_kernel_0
-// CHECK-NOT: vector.store
+// CHECK-NOT: vector.transfer_write
 // CHECK: memref.store {{.*}} : memref<1x2xi1>
 #rows = #fuser.sharding<#fuser.mesh<[2]>, [[0], []]>
 func.func @creation() -> tensor<2x2xi1, #rows> {

@@ -14,6 +14,7 @@
 #include "fuser/Conversion/Passes.h"
 #include "fuser/Dialect/Fuser/IR/KernelModule.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::fuser {
@@ -46,17 +47,19 @@ static constexpr int64_t kTileRowsAtOnce = 8;
 /// Pointwise: threads per block.
 static constexpr int64_t kPointwiseThreads = 256;
 
+/// Every NVIDIA chip from Volta on has the description GPUTarget holds.
+static constexpr llvm::StringLiteral kKnownChips[] = {
+    "sm_70",  "sm_75",  "sm_80",   "sm_86",  "sm_89",  "sm_90",
+    "sm_90a", "sm_100", "sm_100a", "sm_120", "sm_120a"};
+
 FailureOr<GPUTarget> GPUTarget::forChip(StringRef chip) {
-  // Every NVIDIA chip from Volta on has the description GPUTarget holds.
-  if (!llvm::is_contained({"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
-                           "sm_90a", "sm_100", "sm_100a", "sm_120", "sm_120a"},
-                          chip))
+  if (!llvm::is_contained(kKnownChips, chip))
     return failure();
   return GPUTarget();
 }
 
-StringRef GPUTarget::knownChips() {
-  return "sm_70, sm_75, sm_80, sm_86, sm_89, sm_90(a), sm_100(a), sm_120(a)";
+std::string GPUTarget::knownChips() {
+  return llvm::join(ArrayRef<llvm::StringLiteral>(kKnownChips), ", ");
 }
 
 FailureOr<GPUTarget> GPUTarget::fromOptions(Operation *op, StringRef chip) {

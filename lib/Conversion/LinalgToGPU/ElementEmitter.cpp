@@ -189,10 +189,13 @@ FailureOr<Value> ElementEmitter::load(Value buffer,
       for (AffineExpr expr : *base)
         indices.push_back(materialize(expr));
       auto vectorType = VectorType::get({width}, type.getElementType());
-      int64_t bytes = width * type.getElementTypeBitWidth() / 8;
-      vector = vector::LoadOp::create(build, loc, vectorType, buffer, indices,
-                                      /*nontemporal=*/false,
-                                      llvm::Align(bytes));
+      // A group that starts on a multiple of its width, in a dim of whole
+      // groups, lies inside the buffer: no padding is ever read.
+      Value padding = arith::ConstantOp::create(
+          build, loc, build.getZeroAttr(type.getElementType()));
+      vector = vector::TransferReadOp::create(build, loc, vectorType, buffer,
+                                              indices, padding,
+                                              ArrayRef<bool>{true});
       vectors[slot] = vector;
       vectorized.insert(buffer);
     }
@@ -237,10 +240,8 @@ LogicalResult ElementEmitter::storeLanes(Value buffer,
       indices.push_back(materialize(expr));
     auto vectorType = VectorType::get({width}, type.getElementType());
     Value vector = vector::FromElementsOp::create(build, loc, vectorType, lanes);
-    int64_t bytes = width * type.getElementTypeBitWidth() / 8;
-    vector::StoreOp::create(build, loc, vector, target, indices,
-                            /*nontemporal=*/false,
-                            llvm::Align(bytes));
+    vector::TransferWriteOp::create(build, loc, vector, target, indices,
+                                    ArrayRef<bool>{true});
     vectorized.insert(target);
   } else {
     for (auto [position, value] : llvm::enumerate(lanes)) {

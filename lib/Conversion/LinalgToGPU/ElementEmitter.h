@@ -9,14 +9,14 @@
 // reductions are asked of the schedule (or folded by a loop).
 //
 // Coordinate 0 is the lane: schedules that move several consecutive
-// elements per thread compute lane by lane, and the emitter reads the
-// lanes of one access with one vector load where the buffer's layout
-// allows it.
+// elements per thread compute lane by lane, and the emitter reads and
+// writes the lanes of one access with one vector transfer where the
+// buffer's layout allows it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSER_LIB_CONVERSION_KERNELSTOGPU_ELEMENTEMITTER_H
-#define FUSER_LIB_CONVERSION_KERNELSTOGPU_ELEMENTEMITTER_H
+#ifndef FUSER_LIB_CONVERSION_LINALGTOGPU_ELEMENTEMITTER_H
+#define FUSER_LIB_CONVERSION_LINALGTOGPU_ELEMENTEMITTER_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineMap.h"
@@ -124,4 +124,4 @@ private:
 
 } // namespace mlir::fuser::gpu_schedule
 
-#endif // FUSER_LIB_CONVERSION_KERNELSTOGPU_ELEMENTEMITTER_H
+#endif // FUSER_LIB_CONVERSION_LINALGTOGPU_ELEMENTEMITTER_H

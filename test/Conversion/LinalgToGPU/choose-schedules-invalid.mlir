@@ -2,7 +2,7 @@
 // RUN: fuser-opt %s -split-input-file -verify-diagnostics --fuser-choose-gpu-kernel-schedules
 // A chip without a description is refused.
 // RUN: not fuser-opt %s -split-input-file --fuser-choose-gpu-kernel-schedules=chip=sm_91 2>&1 | FileCheck %s --check-prefix=CHIP
-// CHIP: error: no GPU description of chip 'sm_91' (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90(a), sm_100(a), sm_120(a))
+// CHIP: error: no GPU description of chip 'sm_91' (known: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a)
 
 module @program {
   module @kernels {

@@ -9,16 +9,16 @@
 // CHECK-DAG: %[[GRID:.*]] = arith.constant 512 : index
 // CHECK-DAG: %[[STEP:.*]] = arith.constant 1024 : index
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[STEP]]
-// CHECK: vector.load %[[IN]]
+// CHECK: vector.transfer_read %[[IN]]
 // CHECK: %[[SECOND:.*]] = arith.addi %[[I]], %[[GRID]]
 // CHECK: %[[INSIDE:.*]] = arith.cmpi ule, %[[SECOND]], %[[LAST]]
 // CHECK: arith.minui %[[SECOND]], %[[LAST]]
-// CHECK: vector.load %[[IN]]
-// CHECK-NOT: vector.load
-// CHECK: vector.store %{{.*}}, %[[OUT]]
-// CHECK-NOT: vector.load
+// CHECK: vector.transfer_read %[[IN]]
+// CHECK-NOT: vector.transfer_read
+// CHECK: vector.transfer_write %{{.*}}, %[[OUT]]
+// CHECK-NOT: vector.transfer_read
 // CHECK: scf.if %[[INSIDE]] {
-// CHECK: vector.store %{{.*}}, %[[OUT]]
+// CHECK: vector.transfer_write %{{.*}}, %[[OUT]]
 // CHECK: } else {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 module @program {

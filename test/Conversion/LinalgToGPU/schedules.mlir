@@ -26,13 +26,13 @@ func.func @bias_gelu(%x: tensor<64x1024xbf16, #rep>, %b: tensor<1024xbf16, #rep1
 // CHECK: arith.remui %[[STRIDES]]#0, %c8
 // CHECK: scf.if
 // CHECK: scf.for
-// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<64x1024xbf16>, vector<8xbf16>
-// CHECK: vector.load %[[VIEW]][{{.*}}] {alignment = 16 : i64} : memref<64x1024xbf16, strided<[?, 1]>>, vector<8xbf16>
+// CHECK: vector.transfer_read %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<64x1024xbf16>, vector<8xbf16>
+// CHECK: vector.transfer_read %[[VIEW]][{{.*}}], %{{.*}} {in_bounds = [true]} : memref<64x1024xbf16, strided<[?, 1]>>, vector<8xbf16>
 // CHECK: arith.extf %{{.*}} : bf16 to f32
 // gelu's tanh form as x / (1 + exp(-2u)).
 // CHECK: math.exp %{{.*}} : f32
 // CHECK: arith.divf %{{.*}}, %{{.*}} : f32
-// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<64x1024xbf16>, vector<8xbf16>
+// CHECK: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<8xbf16>, memref<64x1024xbf16>
 // CHECK: } else {
 // CHECK: scf.for
 // CHECK: memref.load %{{.*}} : memref<64x1024xbf16>
@@ -63,8 +63,8 @@ func.func @softmax(%x: tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep>
 // CHECK-SAME: workgroup(%[[MAXES:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[SUMS:[^ ]*]] : memref<8xf32, #gpu.address_space<workgroup>>,
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: scf.if
-// CHECK-COUNT-2: vector.load %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
-// CHECK-NOT: vector.load
+// CHECK-COUNT-2: vector.transfer_read %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
+// CHECK-NOT: vector.transfer_read
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: memref.store %{{.*}}, %[[MAXES]]
 // CHECK-NEXT: }
@@ -77,8 +77,8 @@ func.func @softmax(%x: tensor<16x4096xbf16, #rep>) -> tensor<16x4096xbf16, #rep>
 // CHECK-NEXT: gpu.barrier
 // CHECK-COUNT-8: memref.load %[[SUMS]]
 // CHECK-NOT: gpu.barrier
-// CHECK-NOT: vector.load
-// CHECK-COUNT-2: vector.store %{{.*}} : memref<16x4096xbf16>, vector<8xbf16>
+// CHECK-NOT: vector.transfer_read
+// CHECK-COUNT-2: vector.transfer_write %{{.*}} : vector<8xbf16>, memref<16x4096xbf16>
 // CHECK: } else {
 
 // -----
@@ -97,7 +97,7 @@ func.func @var_mean(%x: tensor<32x64xf32, #rep>) -> (tensor<32x1xf32, #rep>, ten
 // CHECK: hostir.launch @kernels::@var_mean_kernel_0 blocks(%[[BLOCKS]]
 // CHECK-LABEL: gpu.func @var_mean_kernel_0
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
-// CHECK: vector.load %{{.*}} : memref<32x64xf32>, vector<4xf32>
+// CHECK: vector.transfer_read %{{.*}} : memref<32x64xf32>, vector<4xf32>
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: arith.cmpi eq
@@ -140,8 +140,8 @@ func.func @column_sums(%x: tensor<96x256xf32, #rep>) -> tensor<256xf32, #rep1> {
 // CHECK-LABEL: gpu.func @column_sums_kernel_0
 // CHECK: scf.if
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32)
-// CHECK: vector.load %{{.*}} : memref<96x256xf32>, vector<4xf32>
-// CHECK: vector.store %{{.*}} : memref<256xf32>, vector<4xf32>
+// CHECK: vector.transfer_read %{{.*}} : memref<96x256xf32>, vector<4xf32>
+// CHECK: vector.transfer_write %{{.*}} : vector<4xf32>, memref<256xf32>
 
 // -----
 
@@ -159,5 +159,5 @@ func.func @heads_merged(%out: tensor<1x4x16x64xbf16, #r4>) -> tensor<1x16x256xbf
 }
 // CHECK-LABEL: gpu.func @heads_merged_kernel_0
 // CHECK-SAME: (%[[IN:.*]]: memref<1x16x4x64xbf16, strided<[4096, 64, 1024, 1]>>, %[[OUT:.*]]: memref<1x16x256xbf16>)
-// CHECK: vector.load %[[IN]][{{.*}}] {alignment = 16 : i64} : memref<1x16x4x64xbf16, strided<[4096, 64, 1024, 1]>>, vector<8xbf16>
-// CHECK: vector.store %{{.*}}, %[[OUT]][{{.*}}] {alignment = 16 : i64} : memref<1x16x256xbf16>, vector<8xbf16>
+// CHECK: vector.transfer_read %[[IN]][{{.*}}], %{{.*}} {in_bounds = [true]} : memref<1x16x4x64xbf16, strided<[4096, 64, 1024, 1]>>, vector<8xbf16>
+// CHECK: vector.transfer_write %{{.*}}, %[[OUT]][{{.*}}] {in_bounds = [true]} : vector<8xbf16>, memref<1x16x256xbf16>

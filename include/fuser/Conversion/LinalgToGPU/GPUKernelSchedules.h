@@ -32,8 +32,8 @@ struct GPUTarget {
   /// NVIDIA chip `chip` (sm_90: H100 and H200), or failure for a chip not
   /// known here.
   static FailureOr<GPUTarget> forChip(StringRef chip);
-  /// The chips forChip knows, for diagnostics.
-  static StringRef knownChips();
+  /// The chips forChip knows, comma-separated, for diagnostics.
+  static std::string knownChips();
   /// What the passes' `chip` option describes; a diagnostic on `op` for a
   /// chip forChip does not know.
   static FailureOr<GPUTarget> fromOptions(Operation *op, StringRef chip);
