@@ -4,7 +4,8 @@ programs and builds the generator lists on 2 and 4 devices, fuser-exec's
 lines as the harness reads them (a stand-in fuser-exec prints them), the
 targets the reports derive, and what build.sh and run.sh start on 4 GPUs
 (stand-ins for the compiler and mpirun). test/e2e/bench-overlap.test runs
-it; test/bench-d4 runs the 4-device programs on CPU ranks."""
+it; test/bench-d4 and test/bench-d8 run the 4- and 8-device programs on
+CPU ranks."""
 import contextlib
 import io
 import os
